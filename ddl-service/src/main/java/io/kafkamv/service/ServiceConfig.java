@@ -1,0 +1,25 @@
+package io.kafkamv.service;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * How one kafka-mv instance runs. Without {@code bootstrapServers} it starts its own single-node
+ * Kafka broker under {@code dataDir}; with them it joins an existing cluster and keeps nothing
+ * but RocksDB state on local disk.
+ */
+public record ServiceConfig(
+    Path dataDir,
+    String bindAddress,
+    int pgPort,
+    int httpPort,
+    int kafkaPort,
+    Optional<String> bootstrapServers,
+    String jobStoreTopic) {
+
+    public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
+
+    public boolean embeddedKafka() {
+        return bootstrapServers.isEmpty();
+    }
+}

@@ -1,0 +1,72 @@
+package io.kafkamv.service.launcher;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.kafkamv.service.KafkaMvService;
+import io.kafkamv.service.ServiceConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/kafka-mv}: starts one instance in the foreground until Ctrl-C or SIGTERM. */
+@Command(name = "kafka-mv", mixinStandardHelpOptions = true, version = "kafka-mv 0.1.0",
+    description = "Materialized views over Kafka. Without --bootstrap-servers it runs its own "
+        + "single-node Kafka broker.")
+public final class KafkaMvCommand implements Callable<Integer> {
+
+    @Option(names = "--data-dir", defaultValue = "${env:KAFKA_MV_DATA_DIR:-./kafka-mv-data}",
+        description = "Where the embedded broker and local state live (env KAFKA_MV_DATA_DIR; default ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--bind-address", defaultValue = "${env:KAFKA_MV_BIND_ADDRESS:-127.0.0.1}",
+        description = "Address the endpoints listen on (env KAFKA_MV_BIND_ADDRESS; default ${DEFAULT-VALUE}).")
+    String bindAddress;
+
+    @Option(names = "--pg-port", defaultValue = "${env:KAFKA_MV_PG_PORT:-4566}",
+        description = "PostgreSQL wire protocol port (env KAFKA_MV_PG_PORT; default ${DEFAULT-VALUE}).")
+    int pgPort;
+
+    @Option(names = "--http-port", defaultValue = "${env:KAFKA_MV_HTTP_PORT:-8088}",
+        description = "REST API port (env KAFKA_MV_HTTP_PORT; default ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(names = "--kafka-port", defaultValue = "${env:KAFKA_MV_KAFKA_PORT:-9092}",
+        description = "Client port of the embedded broker (env KAFKA_MV_KAFKA_PORT; default ${DEFAULT-VALUE}).")
+    int kafkaPort;
+
+    @Option(names = "--bootstrap-servers", defaultValue = "${env:KAFKA_MV_BOOTSTRAP_SERVERS}",
+        description = "Use this Kafka cluster instead of an embedded broker (env KAFKA_MV_BOOTSTRAP_SERVERS).")
+    String bootstrapServers;
+
+    @Option(names = "--job-store-topic", defaultValue = "${env:KAFKA_MV_JOB_STORE_TOPIC:-"
+        + ServiceConfig.DEFAULT_JOB_STORE_TOPIC + "}",
+        description = "Compacted topic holding the catalog and jobs (env KAFKA_MV_JOB_STORE_TOPIC; default ${DEFAULT-VALUE}).")
+    String jobStoreTopic;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
+            Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic);
+        long startedAt = System.nanoTime();
+        KafkaMvService service = KafkaMvService.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            service.close();
+            stopped.countDown();
+        }, "kafka-mv-shutdown"));
+        String host = "0.0.0.0".equals(bindAddress) || "127.0.0.1".equals(bindAddress) ? "localhost" : bindAddress;
+        System.out.printf("kafka-mv ready: psql -h %s -p %d -U root -d dev  (REST: http://%s:%d, Kafka: %s, started in %.1f s)%n",
+            host, service.pgPort(), host, service.httpPort(), service.bootstrapServers(),
+            (System.nanoTime() - startedAt) / 1e9);
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,137 @@
+package io.kafkamv.service.pgwire;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.kafkamv.service.sql.ResultColumn;
+import io.kafkamv.service.sql.SqlError;
+
+/**
+ * Writes protocol v3 messages from server to client. Messages are buffered until {@link #flush()},
+ * so a whole result goes out in as few packets as possible.
+ */
+final class BackendMessages {
+
+    private final DataOutputStream out;
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream(256);
+    private final DataOutputStream bodyOut = new DataOutputStream(body);
+
+    BackendMessages(OutputStream stream) {
+        this.out = new DataOutputStream(new java.io.BufferedOutputStream(stream, 64 * 1024));
+    }
+
+    void sslRefused() throws IOException {
+        out.writeByte('N');
+        out.flush();
+    }
+
+    void authenticationOk() throws IOException {
+        bodyOut.writeInt(0);
+        send('R');
+    }
+
+    void parameterStatus(String name, String value) throws IOException {
+        cstring(name);
+        cstring(value);
+        send('S');
+    }
+
+    void backendKeyData(int processId, int secretKey) throws IOException {
+        bodyOut.writeInt(processId);
+        bodyOut.writeInt(secretKey);
+        send('K');
+    }
+
+    void readyForQuery(char transactionStatus) throws IOException {
+        bodyOut.writeByte(transactionStatus);
+        send('Z');
+    }
+
+    void rowDescription(List<ResultColumn> columns) throws IOException {
+        bodyOut.writeShort(columns.size());
+        for (ResultColumn column : columns) {
+            PgType type = PgType.of(column.type());
+            cstring(column.name());
+            bodyOut.writeInt(0);          // not a column of a table
+            bodyOut.writeShort(0);        // attribute number
+            bodyOut.writeInt(type.oid());
+            bodyOut.writeShort(type.size());
+            bodyOut.writeInt(-1);         // type modifier
+            bodyOut.writeShort(0);        // text format
+        }
+        send('T');
+    }
+
+    void dataRow(List<Object> values) throws IOException {
+        bodyOut.writeShort(values.size());
+        for (Object value : values) {
+            String text = PgTextFormat.format(value);
+            if (text == null) {
+                bodyOut.writeInt(-1);
+            } else {
+                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                bodyOut.writeInt(bytes.length);
+                bodyOut.write(bytes);
+            }
+        }
+        send('D');
+    }
+
+    void commandComplete(String tag) throws IOException {
+        cstring(tag);
+        send('C');
+    }
+
+    void emptyQueryResponse() throws IOException {
+        send('I');
+    }
+
+    void errorResponse(SqlError error) throws IOException {
+        field('S', "ERROR");
+        field('V', "ERROR");
+        field('C', error.state().code());
+        field('M', error.getMessage() == null ? "unknown error" : error.getMessage());
+        if (error.position() > 0) {
+            field('P', String.valueOf(error.position()));
+        }
+        if (error.hint().isPresent()) {
+            field('H', error.hint().get());
+        }
+        bodyOut.writeByte(0);
+        send('E');
+    }
+
+    void notice(String message) throws IOException {
+        field('S', "NOTICE");
+        field('V', "NOTICE");
+        field('C', "00000");
+        field('M', message);
+        bodyOut.writeByte(0);
+        send('N');
+    }
+
+    void flush() throws IOException {
+        out.flush();
+    }
+
+    private void field(char code, String value) throws IOException {
+        bodyOut.writeByte(code);
+        cstring(value);
+    }
+
+    private void cstring(String value) throws IOException {
+        bodyOut.write(value.getBytes(StandardCharsets.UTF_8));
+        bodyOut.writeByte(0);
+    }
+
+    private void send(char type) throws IOException {
+        out.writeByte(type);
+        out.writeInt(body.size() + 4);
+        body.writeTo(out);
+        body.reset();
+    }
+}

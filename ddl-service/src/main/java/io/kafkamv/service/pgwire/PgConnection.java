@@ -1,0 +1,154 @@
+package io.kafkamv.service.pgwire;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.util.Map;
+
+import io.kafkamv.service.sql.Session;
+import io.kafkamv.service.sql.SqlError;
+import io.kafkamv.service.sql.SqlScript;
+import io.kafkamv.service.sql.SqlState;
+import io.kafkamv.service.sql.StatementExecutor;
+import io.kafkamv.service.sql.StatementResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One client connection: the startup handshake, then messages until the client leaves. */
+final class PgConnection implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgConnection.class);
+
+    /**
+     * pgjdbc sends {@code SET extra_float_digits} to servers older than 9; psql picks its catalog
+     * queries by this version. We speak as PostgreSQL 13 does.
+     */
+    static final String SERVER_VERSION = "13.0.0 (kafka-mv)";
+
+    private final Socket socket;
+    private final StatementExecutor executor;
+    private final PgSessionRegistry registry;
+    private Session session;
+
+    PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry) {
+        this.socket = socket;
+        this.executor = executor;
+        this.registry = registry;
+    }
+
+    @Override
+    public void run() {
+        PgSessionRegistry.Key key = null;
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            FrontendMessages in = new FrontendMessages(socket.getInputStream());
+            BackendMessages out = new BackendMessages(socket.getOutputStream());
+            Map<String, String> parameters = handshake(in, out);
+            if (parameters == null) {
+                return;
+            }
+            session = executor.openSession(parameters.getOrDefault("user", "root"),
+                parameters.getOrDefault("database", "dev"));
+            key = registry.register(session);
+            greet(out, parameters, key);
+            serve(in, out);
+        } catch (IOException e) {
+            LOG.debug("Connection from {} ended: {}", socket.getRemoteSocketAddress(), e.toString());
+        } finally {
+            if (key != null) {
+                registry.unregister(key);
+            }
+            if (session != null) {
+                session.close();
+            }
+        }
+    }
+
+    /** Answers SSL and GSS requests with "no" until a startup message arrives; null if none will. */
+    private Map<String, String> handshake(FrontendMessages in, BackendMessages out) throws IOException {
+        while (true) {
+            FrontendMessages.Startup startup = in.readStartup();
+            switch (startup.code()) {
+                case FrontendMessages.SSL_REQUEST, FrontendMessages.GSSENC_REQUEST -> out.sslRefused();
+                case FrontendMessages.CANCEL_REQUEST -> {
+                    registry.cancel(startup.body().getInt(), startup.body().getInt());
+                    return null;
+                }
+                case FrontendMessages.PROTOCOL_3_0 -> {
+                    return startup.parameters();
+                }
+                default -> {
+                    out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION,
+                        "unsupported frontend protocol " + (startup.code() >> 16) + "." + (startup.code() & 0xFFFF)
+                            + ": server supports 3.0"));
+                    out.flush();
+                    return null;
+                }
+            }
+        }
+    }
+
+    private void greet(BackendMessages out, Map<String, String> parameters, PgSessionRegistry.Key key)
+        throws IOException {
+        out.authenticationOk();
+        out.parameterStatus("server_version", SERVER_VERSION);
+        out.parameterStatus("server_encoding", "UTF8");
+        out.parameterStatus("client_encoding", "UTF8");
+        out.parameterStatus("DateStyle", "ISO, MDY");
+        out.parameterStatus("TimeZone", "UTC");
+        out.parameterStatus("integer_datetimes", "on");
+        out.parameterStatus("standard_conforming_strings", "on");
+        out.parameterStatus("is_superuser", "on");
+        out.parameterStatus("session_authorization", session.user());
+        out.parameterStatus("application_name", parameters.getOrDefault("application_name", ""));
+        out.backendKeyData(key.processId(), key.secret());
+        out.readyForQuery('I');
+        out.flush();
+    }
+
+    private void serve(FrontendMessages in, BackendMessages out) throws IOException {
+        FrontendMessages.Message message;
+        while ((message = in.read()) != null) {
+            switch (message.type()) {
+                case 'Q' -> simpleQuery(FrontendMessages.cstring(message.body()), out);
+                case 'X' -> {
+                    return;
+                }
+                default -> {
+                    out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION,
+                        "message type '" + message.type() + "' is not supported; use the simple query protocol"));
+                    out.readyForQuery('I');
+                    out.flush();
+                }
+            }
+        }
+    }
+
+    /** Runs each statement in turn; the first error ends the query string, as in PostgreSQL. */
+    private void simpleQuery(String query, BackendMessages out) throws IOException {
+        var statements = SqlScript.split(query);
+        if (statements.isEmpty()) {
+            out.emptyQueryResponse();
+        }
+        for (SqlScript.Statement statement : statements) {
+            try {
+                StatementResult result = executor.execute(session, statement.text());
+                if (result instanceof StatementResult.Rows rows) {
+                    out.rowDescription(rows.columns());
+                    for (var row : rows.rows()) {
+                        out.dataRow(row);
+                    }
+                }
+                out.commandComplete(result.commandTag());
+            } catch (SqlError error) {
+                out.errorResponse(error.shiftedBy(statement.offset()));
+                break;
+            } catch (RuntimeException unexpected) {
+                LOG.error("Statement failed unexpectedly: {}", statement.text(), unexpected);
+                out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
+                break;
+            }
+        }
+        out.readyForQuery('I');
+        out.flush();
+    }
+}

@@ -1,0 +1,94 @@
+package io.kafkamv.service.pgwire;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kafkamv.service.sql.StatementExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PostgreSQL wire protocol endpoint. A thread per connection: statements block on Kafka and on
+ * Kafka Streams anyway, and a few hundred sessions fit well within that model.
+ */
+public final class PgWireServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgWireServer.class);
+
+    private final ServerSocket serverSocket;
+    private final StatementExecutor executor;
+    private final PgSessionRegistry registry = new PgSessionRegistry();
+    private final ExecutorService connections;
+    private final Thread acceptor;
+    private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
+
+    public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor) throws IOException {
+        this.executor = executor;
+        this.serverSocket = new ServerSocket();
+        serverSocket.setReuseAddress(true);
+        serverSocket.bind(new InetSocketAddress(bindAddress, port), 128);
+        AtomicInteger counter = new AtomicInteger();
+        this.connections = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "pgwire-connection-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.acceptor = new Thread(this::acceptLoop, "pgwire-acceptor");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        LOG.info("PostgreSQL wire protocol listening on {}", serverSocket.getLocalSocketAddress());
+    }
+
+    public int port() {
+        return serverSocket.getLocalPort();
+    }
+
+    public int openSessions() {
+        return registry.size();
+    }
+
+    private void acceptLoop() {
+        while (!serverSocket.isClosed()) {
+            try {
+                Socket socket = serverSocket.accept();
+                openSockets.add(socket);
+                PgConnection connection = new PgConnection(socket, executor, registry);
+                connections.execute(() -> {
+                    try {
+                        connection.run();
+                    } finally {
+                        openSockets.remove(socket);
+                    }
+                });
+            } catch (SocketException closed) {
+                return;
+            } catch (IOException e) {
+                LOG.warn("Accepting a PostgreSQL connection failed: {}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        serverSocket.close();
+        for (Socket socket : openSockets) {
+            socket.close();
+        }
+        connections.shutdownNow();
+        try {
+            connections.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.kafkamv.service.sql;
+
+/** The PostgreSQL error codes kafka-mv answers with, so clients can react by code, not by text. */
+public enum SqlState {
+    SYNTAX_ERROR("42601"),
+    UNDEFINED_TABLE("42P01"),
+    UNDEFINED_COLUMN("42703"),
+    UNDEFINED_OBJECT("42704"),
+    DUPLICATE_OBJECT("42710"),
+    DATATYPE_MISMATCH("42804"),
+    INVALID_PARAMETER_VALUE("22023"),
+    FEATURE_NOT_SUPPORTED("0A000"),
+    PROTOCOL_VIOLATION("08P01"),
+    QUERY_CANCELED("57014"),
+    INVALID_AUTHORIZATION("28000"),
+    OBJECT_NOT_IN_PREREQUISITE_STATE("55000"),
+    INTERNAL_ERROR("XX000");
+
+    private final String code;
+
+    SqlState(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}
