@@ -112,5 +112,6 @@ public final class KafkaMvService implements AutoCloseable {
                 LOG.warn("Stopping {} failed: {}", component.getClass().getSimpleName(), e.toString());
             }
         }
+        LOG.info("kafka-mv stopped");
     }
 }

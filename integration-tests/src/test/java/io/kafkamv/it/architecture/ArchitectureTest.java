@@ -1,0 +1,70 @@
+package io.kafkamv.it.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import java.util.Map;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The arrows between modules point one way: edge, then compiler and job store, then connectors. */
+class ArchitectureTest {
+
+    /** Each module's base package. */
+    private static final Map<String, String> MODULES = Map.of(
+        "embedded-kafka", "io.kafkamv.embedded",
+        "connectors", "io.kafkamv.connectors",
+        "topology-compiler", "io.kafkamv.compiler",
+        "job-store", "io.kafkamv.jobstore",
+        "ddl-service", "io.kafkamv.service");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        classes = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.kafkamv");
+    }
+
+    @Test
+    void compilerAndJobStoreNeverDependOnTheService() {
+        noClasses().that().resideInAnyPackage("io.kafkamv.compiler..", "io.kafkamv.jobstore..")
+            .should().dependOnClassesThat().resideInAPackage("io.kafkamv.service..")
+            .check(classes);
+    }
+
+    @Test
+    void jobStoreKnowsNeitherTheCompilerNorCalcite() {
+        noClasses().that().resideInAPackage("io.kafkamv.jobstore..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.kafkamv.compiler..", "org.apache.calcite..")
+            .check(classes);
+    }
+
+    @Test
+    void compilerDoesNoNetworkIo() {
+        noClasses().that().resideInAPackage("io.kafkamv.compiler..")
+            .should().dependOnClassesThat().resideInAnyPackage(
+                "java.net..", "org.apache.kafka.clients..", "io.kafkamv.embedded..")
+            .check(classes);
+    }
+
+    @Test
+    void noModuleReachesIntoAnotherModulesInternalPackage() {
+        MODULES.values().forEach(base ->
+            noClasses().that().resideOutsideOfPackage(base + "..")
+                .should().dependOnClassesThat().resideInAPackage(base + "..internal..")
+                .allowEmptyShould(true)
+                .check(classes));
+    }
+
+    @Test
+    void theImportSeesEveryModule() {
+        MODULES.values().forEach(base ->
+            org.assertj.core.api.Assertions.assertThat(classes.containPackage(base))
+                .as("classes of %s were imported", base).isTrue());
+    }
+}
