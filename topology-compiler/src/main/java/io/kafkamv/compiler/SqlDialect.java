@@ -2,6 +2,7 @@ package io.kafkamv.compiler;
 
 import java.util.Properties;
 
+import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -27,6 +28,7 @@ public final class SqlDialect {
 
     public static SqlParser.Config parserConfig() {
         return SqlParser.config()
+            .withParserFactory(KafkaMvSqlParserImpl.FACTORY)
             .withUnquotedCasing(UNQUOTED_CASING)
             .withQuotedCasing(QUOTED_CASING)
             .withQuoting(QUOTING)
@@ -43,6 +45,8 @@ public final class SqlDialect {
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
         properties.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), CONFORMANCE.name());
         properties.setProperty(CalciteConnectionProperty.FUN.camelName(), "standard,postgresql");
+        properties.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
+            KafkaMvSqlParserImpl.class.getName() + "#FACTORY");
         return properties;
     }
 }

@@ -1,0 +1,279 @@
+<#-- kafka-mv statements, spliced into Calcite's Parser.jj. -->
+
+boolean IfNotExistsOpt() :
+{
+}
+{
+    <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+boolean IfExistsOpt() :
+{
+}
+{
+    <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/** WITH (key = value, ...): keys may be dotted (scan.startup.mode) or quoted. */
+Map<String, String> WithOptionsOpt() :
+{
+    final Map<String, String> options = new LinkedHashMap<String, String>();
+}
+{
+    [
+        LOOKAHEAD(2)
+        <WITH> <LPAREN>
+        WithOption(options)
+        ( <COMMA> WithOption(options) )*
+        <RPAREN>
+    ]
+    { return options; }
+}
+
+void WithOption(Map<String, String> options) :
+{
+    final String key;
+    final String value;
+    SqlIdentifier id;
+    SqlNode literal;
+}
+{
+    (
+        id = CompoundIdentifier() { key = String.join(".", id.names); }
+    |
+        <QUOTED_STRING> { key = SqlParserUtil.parseString(token.image); }
+    )
+    <EQ>
+    (
+        literal = StringLiteral() { value = ((SqlLiteral) literal).getValueAs(String.class); }
+    |
+        literal = NumericLiteral() { value = ((SqlLiteral) literal).toValue(); }
+    |
+        <TRUE> { value = "true"; }
+    |
+        <FALSE> { value = "false"; }
+    |
+        id = CompoundIdentifier() { value = String.join(".", id.names); }
+    )
+    {
+        if (options.put(key, value) != null) {
+            throw new ParseException("Option '" + key + "' is given twice");
+        }
+    }
+}
+
+void TableElement(SqlNodeList columns, SqlNodeList primaryKey) :
+{
+    final SqlIdentifier id;
+    final SqlDataTypeSpec type;
+    final boolean nullable;
+    final Span s = Span.of();
+    SqlNodeList keyColumns;
+}
+{
+    LOOKAHEAD(2)
+    <PRIMARY> <KEY> keyColumns = ParenthesizedSimpleIdentifierList() {
+        primaryKey.addAll(keyColumns);
+    }
+|
+    id = SimpleIdentifier()
+    type = DataType()
+    nullable = NullableOptDefaultTrue()
+    [
+        <PRIMARY> <KEY> { primaryKey.add(id); }
+    ]
+    {
+        columns.add(SqlDdlNodes.column(s.add(id).end(this), id,
+            type.withNullable(nullable), null, null));
+    }
+}
+
+/** CREATE TABLE name (columns) [WITH (...)] and CREATE SOURCE name [(columns)] WITH (...). */
+SqlCreate SqlCreateTableOrSource(Span s, boolean replace) :
+{
+    final SqlObjectKind kind;
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final SqlNodeList columns = new SqlNodeList(getPos());
+    final SqlNodeList primaryKey = new SqlNodeList(getPos());
+    final Map<String, String> options;
+}
+{
+    (
+        <TABLE> { kind = SqlObjectKind.TABLE; }
+    |
+        <SOURCE> { kind = SqlObjectKind.SOURCE; }
+    )
+    ifNotExists = IfNotExistsOpt()
+    id = CompoundIdentifier()
+    [
+        <LPAREN>
+        TableElement(columns, primaryKey)
+        ( <COMMA> TableElement(columns, primaryKey) )*
+        <RPAREN>
+    ]
+    options = WithOptionsOpt()
+    {
+        return new SqlCreateRelation(s.end(this), kind, ifNotExists, id, columns, primaryKey, options);
+    }
+}
+
+SqlCreate SqlCreateMaterializedViewStatement(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final SqlNode query;
+}
+{
+    <MATERIALIZED> <VIEW>
+    ifNotExists = IfNotExistsOpt()
+    id = CompoundIdentifier()
+    <AS>
+    query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return new SqlCreateMaterializedView(s.end(this), ifNotExists, id, query);
+    }
+}
+
+/** CREATE SINK name FROM view WITH (...) or CREATE SINK name AS query WITH (...). */
+SqlCreate SqlCreateSinkStatement(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    SqlIdentifier from = null;
+    SqlNode query = null;
+    final Map<String, String> options;
+}
+{
+    <SINK>
+    ifNotExists = IfNotExistsOpt()
+    id = CompoundIdentifier()
+    (
+        <FROM> from = CompoundIdentifier()
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
+    options = WithOptionsOpt()
+    {
+        return new SqlCreateSink(s.end(this), ifNotExists, id, from, query, options);
+    }
+}
+
+SqlCreate SqlCreateIndexStatement(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final SqlIdentifier on;
+    final SqlNodeList columns;
+}
+{
+    <INDEX>
+    ifNotExists = IfNotExistsOpt()
+    id = CompoundIdentifier()
+    <ON> on = CompoundIdentifier()
+    columns = ParenthesizedSimpleIdentifierList()
+    {
+        return new SqlCreateIndex(s.end(this), ifNotExists, id, on, columns);
+    }
+}
+
+SqlDrop SqlDropObjectStatement(Span s, boolean replace) :
+{
+    final SqlObjectKind kind;
+    final boolean ifExists;
+    final SqlIdentifier id;
+    boolean cascade = false;
+}
+{
+    (
+        <TABLE> { kind = SqlObjectKind.TABLE; }
+    |
+        <SOURCE> { kind = SqlObjectKind.SOURCE; }
+    |
+        <MATERIALIZED> <VIEW> { kind = SqlObjectKind.MATERIALIZED_VIEW; }
+    |
+        <SINK> { kind = SqlObjectKind.SINK; }
+    |
+        <INDEX> { kind = SqlObjectKind.INDEX; }
+    )
+    ifExists = IfExistsOpt()
+    id = CompoundIdentifier()
+    [ <CASCADE> { cascade = true; } ]
+    {
+        return new SqlDropObject(s.end(this), kind, ifExists, id, cascade);
+    }
+}
+
+/** SHOW JOBS | TABLES | SOURCES | MATERIALIZED VIEWS | SINKS | INDEXES | ALL | variable. */
+SqlNode SqlShowStatement() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <SHOW> { s = span(); }
+    (
+        LOOKAHEAD(2) <JOBS> { return SqlShow.of(s.end(this), SqlShow.What.JOBS); }
+    |
+        LOOKAHEAD(2) <TABLES> { return SqlShow.of(s.end(this), SqlShow.What.TABLES); }
+    |
+        LOOKAHEAD(2) <SOURCES> { return SqlShow.of(s.end(this), SqlShow.What.SOURCES); }
+    |
+        LOOKAHEAD(2) <MATERIALIZED> <VIEWS> { return SqlShow.of(s.end(this), SqlShow.What.MATERIALIZED_VIEWS); }
+    |
+        LOOKAHEAD(2) <SINKS> { return SqlShow.of(s.end(this), SqlShow.What.SINKS); }
+    |
+        LOOKAHEAD(2) <INDEXES> { return SqlShow.of(s.end(this), SqlShow.What.INDEXES); }
+    |
+        LOOKAHEAD(2) <ALL> { return SqlShow.of(s.end(this), SqlShow.What.ALL); }
+    |
+        name = CompoundIdentifier() { return SqlShow.variable(s.end(this), name); }
+    )
+}
+
+/** CANCEL JOBS 1002, 1003 */
+SqlNode SqlCancelJobsStatement() :
+{
+    final Span s;
+    final List<Long> ids = new ArrayList<Long>();
+    SqlNode id;
+}
+{
+    <CANCEL> { s = span(); }
+    <JOBS>
+    id = UnsignedNumericLiteral() { ids.add(((SqlLiteral) id).longValue(true)); }
+    (
+        <COMMA>
+        id = UnsignedNumericLiteral() { ids.add(((SqlLiteral) id).longValue(true)); }
+    )*
+    {
+        return new SqlCancelJobs(s.end(this), ids);
+    }
+}
+
+/** WAIT, or WAIT MATERIALIZED VIEW name */
+SqlNode SqlWaitStatement() :
+{
+    final Span s;
+    SqlIdentifier id = null;
+}
+{
+    <WAIT> { s = span(); }
+    [
+        <MATERIALIZED> <VIEW> id = CompoundIdentifier()
+    ]
+    {
+        return new SqlWait(s.end(this), id);
+    }
+}
+
+SqlNode SqlFlushStatement() :
+{
+}
+{
+    <FLUSH> { return new SqlFlush(getPos()); }
+}

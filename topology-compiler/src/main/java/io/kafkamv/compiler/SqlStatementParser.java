@@ -1,0 +1,81 @@
+package io.kafkamv.compiler;
+
+import java.util.Locale;
+
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/** Parses one statement of kafka-mv's SQL into Calcite's tree, or says where and why it cannot. */
+public final class SqlStatementParser {
+
+    private SqlStatementParser() {
+    }
+
+    public static SqlNode parse(String sql) {
+        try {
+            return SqlParser.create(sql, SqlDialect.parserConfig()).parseStmt();
+        } catch (SqlParseException e) {
+            throw syntaxError(sql, e);
+        }
+    }
+
+    /** The 1-based character offset of a Calcite position (1-based line and column). */
+    public static int offsetOf(String sql, SqlParserPos pos) {
+        if (pos == null || pos.getLineNum() <= 0) {
+            return 0;
+        }
+        int offset = 0;
+        for (int line = 1; line < pos.getLineNum(); line++) {
+            int newline = sql.indexOf('\n', offset);
+            if (newline < 0) {
+                return 0;
+            }
+            offset = newline + 1;
+        }
+        return offset + pos.getColumnNum();
+    }
+
+    private static CompileException syntaxError(String sql, SqlParseException e) {
+        int position = offsetOf(sql, e.getPos());
+        String found = tokenAt(sql, position);
+        String message = found.isEmpty()
+            ? "syntax error at end of input"
+            : "syntax error at or near \"" + found + "\"";
+        return new CompileException(CompileException.Category.SYNTAX, message, position, expected(e));
+    }
+
+    private static String tokenAt(String sql, int position) {
+        if (position <= 0 || position > sql.length()) {
+            return "";
+        }
+        int start = position - 1;
+        int end = start;
+        while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+            end++;
+        }
+        return end == start ? sql.substring(start, start + 1) : sql.substring(start, end);
+    }
+
+    /** A short list of what would have been accepted, from Calcite's expected-token sets. */
+    private static String expected(SqlParseException e) {
+        var sequences = e.getExpectedTokenSequences();
+        if (sequences == null || sequences.length == 0) {
+            return null;
+        }
+        var tokens = new java.util.TreeSet<String>();
+        for (int[] sequence : sequences) {
+            if (sequence.length > 0) {
+                String image = e.getTokenImages()[sequence[0]];
+                if (image.startsWith("\"") && image.length() > 2) {
+                    tokens.add(image.substring(1, image.length() - 1).toUpperCase(Locale.ROOT));
+                }
+            }
+        }
+        if (tokens.isEmpty() || tokens.size() > 12) {
+            return null;
+        }
+        return "expected one of: " + String.join(", ", tokens);
+    }
+}

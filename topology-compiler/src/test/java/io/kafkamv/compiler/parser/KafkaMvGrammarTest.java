@@ -1,0 +1,111 @@
+package io.kafkamv.compiler.parser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.SqlStatementParser;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
+import org.junit.jupiter.api.Test;
+
+class KafkaMvGrammarTest {
+
+    @Test
+    void createTableWithColumnsPrimaryKeyAndOptions() {
+        SqlCreateRelation table = parse(
+            "CREATE TABLE IF NOT EXISTS Orders (id BIGINT PRIMARY KEY, item TEXT NOT NULL, price DECIMAL(10, 2)) "
+                + "WITH (partitions = 4, 'retention.ms' = '1000')", SqlCreateRelation.class);
+
+        assertThat(table.kind()).isEqualTo(SqlObjectKind.TABLE);
+        assertThat(table.ifNotExists()).isTrue();
+        assertThat(table.name().getSimple()).isEqualTo("orders");
+        assertThat(table.columns()).hasSize(3);
+        SqlColumnDeclaration item = (SqlColumnDeclaration) table.columns().get(1);
+        assertThat(item.name.getSimple()).isEqualTo("item");
+        assertThat(item.dataType.getNullable()).isFalse();
+        assertThat(table.primaryKey()).map(node -> ((SqlIdentifier) node).getSimple()).containsExactly("id");
+        assertThat(table.options()).containsEntry("partitions", "4").containsEntry("retention.ms", "1000");
+    }
+
+    @Test
+    void createSourceWithDottedOptions() {
+        SqlCreateRelation source = parse("CREATE SOURCE s (v INT) WITH (connector = 'kafka', topic = 'in', "
+            + "scan.startup.mode = 'earliest')", SqlCreateRelation.class);
+
+        assertThat(source.kind()).isEqualTo(SqlObjectKind.SOURCE);
+        assertThat(source.options()).containsEntry("scan.startup.mode", "earliest").containsEntry("topic", "in");
+    }
+
+    @Test
+    void createMaterializedViewKeepsItsQuery() {
+        SqlCreateMaterializedView view = parse(
+            "create materialized view m as select v1, count(*) from t group by v1", SqlCreateMaterializedView.class);
+
+        assertThat(view.name().getSimple()).isEqualTo("m");
+        assertThat(view.ifNotExists()).isFalse();
+        assertThat(view.query().toString()).contains("GROUP BY");
+    }
+
+    @Test
+    void sinksIndexesAndDrops() {
+        assertThat(parse("CREATE SINK k FROM m WITH (connector='kafka', topic='out')", SqlCreateSink.class).from())
+            .map(SqlIdentifier::getSimple).contains("m");
+        assertThat(parse("CREATE SINK k AS SELECT * FROM m WITH (connector='kafka')", SqlCreateSink.class).query())
+            .isPresent();
+        assertThat(parse("CREATE INDEX i ON m (v2)", SqlCreateIndex.class).on().getSimple()).isEqualTo("m");
+
+        SqlDropObject drop = parse("DROP MATERIALIZED VIEW IF EXISTS m CASCADE", SqlDropObject.class);
+        assertThat(drop.kind()).isEqualTo(SqlObjectKind.MATERIALIZED_VIEW);
+        assertThat(drop.ifExists()).isTrue();
+        assertThat(drop.cascade()).isTrue();
+    }
+
+    @Test
+    void serviceCommands() {
+        assertThat(parse("SHOW JOBS", SqlShow.class).what()).isEqualTo(SqlShow.What.JOBS);
+        assertThat(parse("show materialized views", SqlShow.class).what()).isEqualTo(SqlShow.What.MATERIALIZED_VIEWS);
+        assertThat(parse("SHOW background_ddl", SqlShow.class).variable()).contains("background_ddl");
+        assertThat(parse("CANCEL JOBS 1002, 1003", SqlCancelJobs.class).jobIds()).containsExactly(1002L, 1003L);
+        assertThat(parse("WAIT", SqlWait.class).view()).isEmpty();
+        assertThat(parse("WAIT MATERIALIZED VIEW m", SqlWait.class).view()).isPresent();
+        assertThat(parse("FLUSH", SqlNode.class)).isInstanceOf(SqlFlush.class);
+        assertThat(((SqlIdentifier) parse("SET BACKGROUND_DDL = true", SqlSetOption.class).name()).getSimple())
+            .isEqualTo("background_ddl");
+    }
+
+    @Test
+    void insertFromGenerateSeries() {
+        SqlInsert insert = parse("INSERT INTO t SELECT * FROM generate_series(1, 1000000)", SqlInsert.class);
+
+        assertThat(((SqlIdentifier) insert.getTargetTable()).getSimple()).isEqualTo("t");
+    }
+
+    @Test
+    void ourKeywordsRemainUsableAsNames() {
+        SqlCreateRelation table = parse("CREATE TABLE jobs (wait INT, index INT, sink TEXT)", SqlCreateRelation.class);
+
+        assertThat(table.name().getSimple()).isEqualTo("jobs");
+        assertThat(table.columns()).hasSize(3);
+    }
+
+    @Test
+    void aTypoIsReportedWithItsPositionAndWhatWasExpected() {
+        assertThatThrownBy(() -> SqlStatementParser.parse("CREATE MATERIALIZED VEIW m AS SELECT 1"))
+            .isInstanceOfSatisfying(CompileException.class, e -> {
+                assertThat(e.category()).isEqualTo(CompileException.Category.SYNTAX);
+                assertThat(e.getMessage()).isEqualTo("syntax error at or near \"VEIW\"");
+                assertThat(e.position()).isEqualTo(21);
+                assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).contains("VIEW"));
+            });
+    }
+
+    private static <T> T parse(String sql, Class<T> type) {
+        SqlNode node = SqlStatementParser.parse(sql);
+        assertThat(node).isInstanceOf(type);
+        return type.cast(node);
+    }
+}
