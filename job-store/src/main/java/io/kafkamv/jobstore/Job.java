@@ -1,0 +1,60 @@
+package io.kafkamv.jobstore;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A job: the full desired state of building and running one object, as persisted.
+ *
+ * @param targetOffsets  the end offset of every source partition when the job was accepted,
+ *                       by {@code topic:partition}; the backfill is done when all are reached
+ * @param startOffsets   where each source partition began at that moment
+ * @param backfillOffsets the latest persisted consumed offsets, by {@code topic:partition}
+ * @param progress       the fraction of the backfill done, from 0 to 1; never goes down
+ * @param owner          for a foreground job, the instance whose client waits for it
+ * @param rateLimit      records per second for the backfill, 0 pauses it, negative means none
+ */
+public record Job(
+    long id,
+    String objectName,
+    String statement,
+    JsonNode plan,
+    boolean background,
+    JobStatus status,
+    String failure,
+    Map<String, Long> startOffsets,
+    Map<String, Long> targetOffsets,
+    Map<String, Long> backfillOffsets,
+    double progress,
+    String owner,
+    long rateLimit,
+    Instant createdAt,
+    Instant updatedAt) {
+
+    public Job {
+        Objects.requireNonNull(objectName, "objectName");
+        Objects.requireNonNull(status, "status");
+        startOffsets = Map.copyOf(startOffsets);
+        targetOffsets = Map.copyOf(targetOffsets);
+        backfillOffsets = Map.copyOf(backfillOffsets);
+    }
+
+    public Job withStatus(JobStatus newStatus, String reason) {
+        return new Job(id, objectName, statement, plan, background, newStatus, reason, startOffsets, targetOffsets,
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now());
+    }
+
+    /** Records progress; a smaller figure than the persisted one is ignored, so progress never goes back. */
+    public Job withProgress(Map<String, Long> consumed, double newProgress) {
+        return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
+            consumed, Math.max(progress, newProgress), owner, rateLimit, createdAt, Instant.now());
+    }
+
+    public Job withRateLimit(long recordsPerSecond) {
+        return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
+            backfillOffsets, progress, owner, recordsPerSecond, createdAt, Instant.now());
+    }
+}

@@ -1,0 +1,267 @@
+package io.kafkamv.jobstore;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The catalog and the jobs, kept on a compacted Kafka topic and mirrored in memory.
+ *
+ * <p>Every record is the full desired state of one object or job under its key; a tombstone
+ * deletes it. Every instance tails the topic, so every instance sees every job. A write returns
+ * once this instance's mirror has applied it, so a caller reads its own writes.
+ */
+public final class JobStore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobStore.class);
+    private static final String OBJECT_PREFIX = "object/";
+    private static final String JOB_PREFIX = "job/";
+    /** Writing this key returns an offset no other writer gets: the source of job ids. */
+    private static final String JOB_ID_CLAIM = "job-id-claim";
+    /** Job ids start here, so that they read like the ids users know from RisingWave. */
+    private static final long FIRST_JOB_ID = 1000;
+
+    private final JobStoreTopic topic;
+    private final TopicPartition partition;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final ObjectMapper json = mapper();
+    private final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
+    private final Map<Long, Job> jobs = new ConcurrentHashMap<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final Object appliedLock = new Object();
+    private final Thread tailer;
+    private volatile long appliedOffset = -1;
+    private volatile boolean closed;
+
+    private JobStore(Properties clientProperties, JobStoreTopic topic) {
+        this.topic = topic;
+        this.partition = new TopicPartition(topic.name(), 0);
+        Properties producerProperties = new Properties();
+        producerProperties.putAll(clientProperties);
+        producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        producerProperties.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        this.producer = new KafkaProducer<>(producerProperties, new StringSerializer(), new ByteArraySerializer());
+        Properties consumerProperties = new Properties();
+        consumerProperties.putAll(clientProperties);
+        consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        this.consumer = new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer());
+        this.tailer = new Thread(this::tail, "job-store-tailer");
+        tailer.setDaemon(true);
+    }
+
+    /** Creates the topic if needed, reads it to the end and keeps following it. */
+    public static JobStore open(Properties clientProperties, JobStoreTopic topic, Duration loadTimeout)
+        throws InterruptedException {
+        try (Admin admin = Admin.create(clientProperties)) {
+            topic.ensureExists(admin);
+        }
+        JobStore store = new JobStore(clientProperties, topic);
+        store.consumer.assign(List.of(store.partition));
+        store.consumer.seekToBeginning(List.of(store.partition));
+        long end = store.consumer.endOffsets(List.of(store.partition)).get(store.partition);
+        store.tailer.start();
+        try {
+            store.awaitApplied(end - 1, loadTimeout);
+        } catch (TimeoutException e) {
+            store.close();
+            throw new JobStoreException("The job store did not load within " + loadTimeout, e);
+        }
+        LOG.info("Job store {} loaded: {} objects, {} jobs", topic.name(), store.objects.size(), store.jobs.size());
+        return store;
+    }
+
+    public Collection<CatalogEntry> objects() {
+        return List.copyOf(objects.values());
+    }
+
+    public Optional<CatalogEntry> object(String name) {
+        return Optional.ofNullable(objects.get(name));
+    }
+
+    public Collection<Job> jobs() {
+        return List.copyOf(jobs.values());
+    }
+
+    public Optional<Job> job(long id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
+    /** Called on the tailer thread after each batch of changes, from this or any other instance. */
+    public void addListener(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /** A job id no other writer on any instance gets: the offset of a claim record. */
+    public long allocateJobId() {
+        return FIRST_JOB_ID + write(JOB_ID_CLAIM, new byte[0]);
+    }
+
+    public void put(CatalogEntry entry) {
+        write(OBJECT_PREFIX + entry.name(), serialize(entry));
+    }
+
+    public void put(Job job) {
+        write(JOB_PREFIX + job.id(), serialize(job));
+    }
+
+    public void removeObject(String name) {
+        write(OBJECT_PREFIX + name, null);
+    }
+
+    public void removeJob(long id) {
+        write(JOB_PREFIX + id, null);
+    }
+
+    private long write(String key, byte[] value) {
+        try {
+            long offset = producer.send(new ProducerRecord<>(topic.name(), 0, key, value)).get(30, TimeUnit.SECONDS)
+                .offset();
+            awaitApplied(offset, Duration.ofSeconds(30));
+            return offset;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobStoreException("Interrupted while writing " + key + " to the job store", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new JobStoreException("Cannot write " + key + " to the job store " + topic.name(), e);
+        }
+    }
+
+    private void awaitApplied(long offset, Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (appliedLock) {
+            while (appliedOffset < offset) {
+                long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (remaining <= 0 || closed) {
+                    throw new TimeoutException("Job store offset " + offset + " not applied; at " + appliedOffset);
+                }
+                appliedLock.wait(remaining);
+            }
+        }
+    }
+
+    private void tail() {
+        try {
+            while (!closed) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    apply(record);
+                }
+                long position = consumer.position(partition);
+                synchronized (appliedLock) {
+                    appliedOffset = position - 1;
+                    appliedLock.notifyAll();
+                }
+                if (!records.isEmpty()) {
+                    listeners.forEach(JobStore::notifySafely);
+                }
+            }
+        } catch (WakeupException e) {
+            if (!closed) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("The job store reader stopped; this instance no longer sees catalog changes", e);
+        }
+    }
+
+    private static void notifySafely(Runnable listener) {
+        try {
+            listener.run();
+        } catch (RuntimeException e) {
+            LOG.warn("A job store listener failed", e);
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        String key = record.key();
+        if (key == null || key.equals(JOB_ID_CLAIM)) {
+            return;
+        }
+        try {
+            if (key.startsWith(OBJECT_PREFIX)) {
+                String name = key.substring(OBJECT_PREFIX.length());
+                if (record.value() == null) {
+                    objects.remove(name);
+                } else {
+                    objects.put(name, json.readValue(record.value(), CatalogEntry.class));
+                }
+            } else if (key.startsWith(JOB_PREFIX)) {
+                long id = Long.parseLong(key.substring(JOB_PREFIX.length()));
+                if (record.value() == null) {
+                    jobs.remove(id);
+                } else {
+                    jobs.put(id, json.readValue(record.value(), Job.class));
+                }
+            } else {
+                LOG.warn("Skipping job store record with unknown key {} at offset {}", key, record.offset());
+            }
+        } catch (IOException | NumberFormatException e) {
+            // A record this version cannot read (e.g. written by a newer one) must not stop the others.
+            LOG.error("Skipping unreadable job store record {} at offset {}: {}", key, record.offset(), e.toString());
+        }
+    }
+
+    private byte[] serialize(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new JobStoreException("Cannot serialize " + value, e);
+        }
+    }
+
+    /** The JSON mapping of catalog entries and jobs, for the REST API to show them as stored. */
+    public static ObjectMapper mapper() {
+        return new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        consumer.wakeup();
+        try {
+            tailer.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close();
+        producer.close(Duration.ofSeconds(5));
+        synchronized (appliedLock) {
+            appliedLock.notifyAll();
+        }
+    }
+}

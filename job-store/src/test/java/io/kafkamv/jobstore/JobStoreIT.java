@@ -1,0 +1,111 @@
+package io.kafkamv.jobstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.kafkamv.embedded.junit.EmbeddedKafkaExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class JobStoreIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = EmbeddedKafkaExtension.singleNode();
+
+    @Test
+    void everyInstanceSeesEveryWriteAndARestartFindsTheLatestState(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore first = open(topic); JobStore second = open(topic)) {
+            AtomicInteger changesSeenBySecond = new AtomicInteger();
+            second.addListener(changesSeenBySecond::incrementAndGet);
+
+            long id = first.allocateJobId();
+            Job job = job(id, "m");
+            first.put(new CatalogEntry("m", ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING,
+                job.statement(), id, JsonNodeFactory.instance.objectNode().put("topic", "out"), Instant.now()));
+            first.put(job);
+            first.put(job.withProgress(Map.of("t:0", 50L), 0.5));
+
+            assertThat(first.job(id)).map(Job::progress).contains(0.5);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(second.job(id)).map(Job::progress).contains(0.5);
+                assertThat(second.object("m")).map(entry -> entry.definition().get("topic").asText()).contains("out");
+            });
+            assertThat(changesSeenBySecond.get()).isPositive();
+        }
+
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.jobs()).singleElement().satisfies(job -> {
+                assertThat(job.progress()).isEqualTo(0.5);
+                assertThat(job.backfillOffsets()).containsEntry("t:0", 50L);
+                assertThat(job.targetOffsets()).containsEntry("t:0", 100L);
+            });
+            assertThat(restarted.object("m")).map(CatalogEntry::isVisible).contains(false);
+        }
+    }
+
+    @Test
+    void jobIdsIncreaseAndAreNeverHandedOutTwice(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore first = open(topic); JobStore second = open(topic)) {
+            long a = first.allocateJobId();
+            long b = second.allocateJobId();
+            long c = first.allocateJobId();
+
+            assertThat(a).isGreaterThanOrEqualTo(1000);
+            assertThat(b).isGreaterThan(a);
+            assertThat(c).isGreaterThan(b);
+        }
+    }
+
+    @Test
+    void progressNeverGoesBackwards() {
+        Job job = job(1000, "m").withProgress(Map.of("t:0", 60L), 0.6);
+
+        assertThat(job.withProgress(Map.of("t:0", 40L), 0.4).progress()).isEqualTo(0.6);
+    }
+
+    @Test
+    void tombstonesDeleteJobsAndObjects(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore store = open(topic)) {
+            long id = store.allocateJobId();
+            store.put(job(id, "gone"));
+            store.put(new CatalogEntry("gone", ObjectKind.TABLE, ObjectStatus.CREATED, "CREATE TABLE gone (v INT)",
+                0, JsonNodeFactory.instance.objectNode(), Instant.now()));
+
+            store.removeJob(id);
+            store.removeObject("gone");
+
+            assertThat(store.job(id)).isEmpty();
+            assertThat(store.object("gone")).isEmpty();
+        }
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.jobs()).isEmpty();
+            assertThat(restarted.objects()).isEmpty();
+        }
+    }
+
+    private static Job job(long id, String view) {
+        return new Job(id, view, "CREATE MATERIALIZED VIEW " + view + " AS SELECT * FROM t",
+            JsonNodeFactory.instance.objectNode().put("version", 1), true, JobStatus.CREATING, null,
+            Map.of("t:0", 0L), Map.of("t:0", 100L), Map.of(), 0.0, null, -1, Instant.now(), Instant.now());
+    }
+
+    private static JobStoreTopic topic(TestInfo test) {
+        return new JobStoreTopic("jobs-" + test.getTestMethod().orElseThrow().getName(), (short) 1, 1);
+    }
+
+    private static JobStore open(JobStoreTopic topic) throws InterruptedException {
+        Properties properties = KAFKA.cluster().clientProperties();
+        return JobStore.open(properties, topic, Duration.ofSeconds(30));
+    }
+}
