@@ -26,7 +26,7 @@ public record CatalogEntry(
         Objects.requireNonNull(status, "status");
     }
 
-    public boolean isVisible() {
+    public boolean visible() {
         return status == ObjectStatus.CREATED;
     }
 

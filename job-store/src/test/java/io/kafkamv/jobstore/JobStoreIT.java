@@ -48,7 +48,7 @@ class JobStoreIT {
                 assertThat(job.backfillOffsets()).containsEntry("t:0", 50L);
                 assertThat(job.targetOffsets()).containsEntry("t:0", 100L);
             });
-            assertThat(restarted.object("m")).map(CatalogEntry::isVisible).contains(false);
+            assertThat(restarted.object("m")).map(CatalogEntry::visible).contains(false);
         }
     }
 

@@ -33,7 +33,7 @@ public record RowSchema(List<Column> columns, List<String> keyColumns) {
     }
 
     /** A row without a primary key is append-only: it can be inserted, never updated. */
-    public boolean isAppendOnly() {
+    public boolean appendOnly() {
         return keyColumns.isEmpty();
     }
 }

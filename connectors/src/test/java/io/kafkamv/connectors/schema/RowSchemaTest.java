@@ -22,7 +22,7 @@ class RowSchemaTest {
     void aSchemaWithoutKeyIsAppendOnly() {
         RowSchema schema = RowSchema.of(Column.of("v1", SqlType.INTEGER));
 
-        assertThat(schema.isAppendOnly()).isTrue();
+        assertThat(schema.appendOnly()).isTrue();
         assertThat(schema.column("v1")).map(Column::type).contains(SqlType.INTEGER);
     }
 

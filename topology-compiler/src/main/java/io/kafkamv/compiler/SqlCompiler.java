@@ -1,0 +1,54 @@
+package io.kafkamv.compiler;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.planner.ViewPlanner;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlWriterConfig;
+import org.apache.calcite.sql.dialect.PostgresqlSqlDialect;
+import org.apache.calcite.sql.pretty.SqlPrettyWriter;
+
+/**
+ * SQL in, plans out: validates statements against a catalog and compiles views into physical
+ * plans. Pure: no network, no state beyond its arguments.
+ */
+public final class SqlCompiler {
+
+    private final Catalog catalog;
+
+    public SqlCompiler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /**
+     * Compiles {@code CREATE MATERIALIZED VIEW}; the job id names the view's topic so that a name can
+     * be reused at once after a drop, while the old topic is still being deleted.
+     */
+    public CompiledView compileView(SqlCreateMaterializedView statement, String statementText, long jobId) {
+        String name = statement.name().getSimple();
+        Map<String, Relation> relations = new LinkedHashMap<>();
+        catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
+        PhysicalPlan plan = new ViewPlanner(relations).plan(name, statement.query(), statementText,
+            "kmv-view-" + name + "-" + jobId, "rows");
+        Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
+        return new CompiledView(relation, plan, normalize(statement));
+    }
+
+    /** A statement as SHOW JOBS shows it: keywords in capitals, on one line, names quoted only when needed. */
+    public static String normalize(SqlNode statement) {
+        SqlWriterConfig config = SqlPrettyWriter.config()
+            .withDialect(PostgresqlSqlDialect.DEFAULT)
+            .withQuoteAllIdentifiers(false)
+            .withAlwaysUseParentheses(false)
+            .withSelectListItemsOnSeparateLines(false)
+            .withUpdateSetListNewline(false)
+            .withIndentation(0)
+            .withClauseStartsLine(false)
+            .withClauseEndsLine(false)
+            .withKeywordsLowerCase(false);
+        return new SqlPrettyWriter(config).format(statement).replaceAll("\\s+", " ").trim();
+    }
+}

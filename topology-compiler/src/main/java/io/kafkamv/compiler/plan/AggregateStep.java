@@ -1,0 +1,34 @@
+package io.kafkamv.compiler.plan;
+
+import java.util.List;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+
+/**
+ * Groups rows by some columns and aggregates the others, retracting a row's contribution when it
+ * changes or goes away. The output is keyed by the group columns, which come first.
+ *
+ * @param groupBy indexes of the input columns to group by
+ */
+public record AggregateStep(String id, String input, List<Integer> groupBy, List<AggregateCall> aggregates,
+                            RowSchema schema, List<Column> key) implements PlanStep {
+
+    /**
+     * One aggregate: {@code function} over input column {@code argument} (-1 for {@code COUNT(*)}).
+     */
+    public record AggregateCall(AggregateFunction function, int argument, boolean distinct) {
+    }
+
+    public enum AggregateFunction { COUNT, SUM, MIN, MAX, AVG }
+
+    @Override
+    public List<String> inputs() {
+        return List.of(input);
+    }
+
+    @Override
+    public <R> R accept(PlanStepVisitor<R> visitor) {
+        return visitor.visit(this);
+    }
+}

@@ -1,0 +1,36 @@
+package io.kafkamv.compiler.plan;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+
+/**
+ * One step of a physical plan: immutable data with a versioned type id. A step that changes meaning
+ * gets a new type id ({@code calcV2}); the old one stays, so stored plans keep building the same
+ * topology.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = TableScanStep.class, name = "tableScanV1"),
+    @JsonSubTypes.Type(value = CalcStep.class, name = "calcV1"),
+    @JsonSubTypes.Type(value = AggregateStep.class, name = "aggregateV1"),
+})
+public sealed interface PlanStep permits TableScanStep, CalcStep, AggregateStep {
+
+    /** Unique in its plan; every processor, store and internal topic of the step is named from it. */
+    String id();
+
+    /** The columns of the rows this step produces. */
+    RowSchema schema();
+
+    /** The columns of the key each row is stored and partitioned by; not always among the row's columns. */
+    List<Column> key();
+
+    /** The ids of the steps this one reads. */
+    List<String> inputs();
+
+    <R> R accept(PlanStepVisitor<R> visitor);
+}

@@ -1,0 +1,11 @@
+package io.kafkamv.compiler.plan;
+
+/** Does one thing per kind of step; adding a step kind makes every visitor say what it does with it. */
+public interface PlanStepVisitor<R> {
+
+    R visit(TableScanStep step);
+
+    R visit(CalcStep step);
+
+    R visit(AggregateStep step);
+}

@@ -1,0 +1,122 @@
+package io.kafkamv.compiler.planner;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.plan.AggregateStep;
+import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
+import io.kafkamv.compiler.plan.CalcStep;
+import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.types.CalciteTypes;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.TableScan;
+
+/** Turns an optimized relational tree into plan steps, inputs first; refuses what it cannot run. */
+final class PlanBuilder {
+
+    private final Map<String, Relation> relations;
+    private final List<PlanStep> steps = new ArrayList<>();
+    private final Set<String> ids = new HashSet<>();
+
+    PlanBuilder(Map<String, Relation> relations) {
+        this.relations = relations;
+    }
+
+    /** Adds the steps for {@code rel} and returns them all, {@code rel}'s own step last. */
+    List<PlanStep> build(RelNode rel) {
+        visit(rel);
+        return List.copyOf(steps);
+    }
+
+    private PlanStep visit(RelNode rel) {
+        PlanStep step;
+        if (rel instanceof TableScan scan) {
+            step = scan(scan);
+        } else if (rel instanceof Calc calc) {
+            step = calc(calc);
+        } else if (rel instanceof Aggregate aggregate) {
+            step = aggregate(aggregate);
+        } else {
+            throw QueryPlanner.unsupported(describe(rel));
+        }
+        steps.add(step);
+        return step;
+    }
+
+    private PlanStep scan(TableScan scan) {
+        List<String> name = scan.getTable().getQualifiedName();
+        Relation relation = relations.get(name.get(name.size() - 1));
+        return new TableScanStep(uniqueId("scan-" + relation.name()), relation.name(), relation.topic(),
+            relation.schema(), relation.key());
+    }
+
+    private PlanStep calc(Calc calc) {
+        PlanStep input = visit(calc.getInput());
+        String sql = CalcSql.of(calc.getProgram(), input.schema());
+        RowSchema schema = CalciteTypes.schema(calc.getRowType(), List.of());
+        return new CalcStep(uniqueId("calc"), input.id(), sql, schema, input.key());
+    }
+
+    private PlanStep aggregate(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            throw QueryPlanner.unsupported("GROUPING SETS, ROLLUP and CUBE");
+        }
+        PlanStep input = visit(aggregate.getInput());
+        List<AggregateCall> calls = new ArrayList<>();
+        for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+            if (call.filterArg >= 0 || !call.collation.getFieldCollations().isEmpty() || call.getArgList().size() > 1) {
+                throw QueryPlanner.unsupported("aggregate " + call);
+            }
+            int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
+            calls.add(new AggregateCall(function(call), argument, call.isDistinct()));
+        }
+        RowSchema schema = CalciteTypes.schema(aggregate.getRowType(), List.of());
+        List<Column> key = schema.columns().subList(0, aggregate.getGroupCount());
+        return new AggregateStep(uniqueId("aggregate"), input.id(), aggregate.getGroupSet().asList(), calls,
+            schema, key);
+    }
+
+    private static AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
+        return switch (call.getAggregation().getKind()) {
+            case COUNT -> AggregateFunction.COUNT;
+            case SUM, SUM0 -> AggregateFunction.SUM;
+            case MIN -> AggregateFunction.MIN;
+            case MAX -> AggregateFunction.MAX;
+            case AVG -> AggregateFunction.AVG;
+            default -> throw QueryPlanner.unsupported("aggregate function " + call.getAggregation().getName());
+        };
+    }
+
+    private String uniqueId(String base) {
+        String id = base.equals("calc") || base.equals("aggregate") ? base + "-" + (steps.size() + 1) : base;
+        int suffix = 2;
+        String candidate = id;
+        while (!ids.add(candidate)) {
+            candidate = id + "-" + suffix++;
+        }
+        return candidate;
+    }
+
+    private static String describe(RelNode rel) {
+        String type = rel.getRelTypeName().replace("Logical", "");
+        return switch (type) {
+            case "Join", "Correlate" -> "JOIN";
+            case "Union", "Intersect", "Minus" -> type.toUpperCase(java.util.Locale.ROOT);
+            case "Sort" -> "ORDER BY / LIMIT";
+            case "Window" -> "window functions (OVER)";
+            case "Values" -> "VALUES without a table";
+            case "TableFunctionScan" -> "table functions";
+            default -> type;
+        };
+    }
+}

@@ -1,0 +1,147 @@
+package io.kafkamv.compiler.topology;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
+
+/**
+ * The running state of one group: how many rows it has and, per aggregate, what is needed to both
+ * add and retract a row. MIN, MAX and DISTINCT keep a multiset of values, so deleting the current
+ * minimum finds the next one.
+ */
+final class Accumulator {
+
+    long rows;
+    final long[] nonNull;
+    final Object[] sums;
+    final TreeMap<Object, Long>[] values;
+
+    @SuppressWarnings({"unchecked", "rawtypes"}) // Java has no generic array creation.
+    Accumulator(int calls) {
+        nonNull = new long[calls];
+        sums = new Object[calls];
+        values = new TreeMap[calls];
+    }
+
+    /**
+     * A deep copy. Kafka Streams forwards the accumulator it passed in as the old value, so adding
+     * to it in place would make the old and new rows the same and hide the change downstream.
+     */
+    Accumulator copy() {
+        Accumulator copy = new Accumulator(nonNull.length);
+        copy.rows = rows;
+        System.arraycopy(nonNull, 0, copy.nonNull, 0, nonNull.length);
+        System.arraycopy(sums, 0, copy.sums, 0, sums.length);
+        for (int i = 0; i < values.length; i++) {
+            copy.values[i] = values[i] == null ? null : new TreeMap<>(values[i]);
+        }
+        return copy;
+    }
+
+    /** This accumulator with one row added (sign 1) or retracted (sign -1), as a new accumulator. */
+    Accumulator plus(AggregateCall[] calls, Object[] row, int sign) {
+        Accumulator next = copy();
+        next.add(calls, row, sign);
+        return next;
+    }
+
+    static boolean keepsValues(AggregateCall call) {
+        return call.distinct() || call.function() == AggregateFunction.MIN || call.function() == AggregateFunction.MAX;
+    }
+
+    private void add(AggregateCall[] calls, Object[] row, int sign) {
+        rows += sign;
+        for (int i = 0; i < calls.length; i++) {
+            AggregateCall call = calls[i];
+            if (call.argument() < 0) {
+                continue;
+            }
+            Object value = row[call.argument()];
+            if (value == null) {
+                continue;
+            }
+            nonNull[i] += sign;
+            if (keepsValues(call)) {
+                if (values[i] == null) {
+                    values[i] = new TreeMap<>();
+                }
+                values[i].merge(value, (long) sign, (a, b) -> a + b == 0 ? null : a + b);
+            } else if (call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG) {
+                sums[i] = Numbers.add(sums[i], value, sign);
+            }
+        }
+    }
+
+    /** The aggregate's SQL result, before conversion to the output column's type. */
+    Object result(AggregateCall call, int i) {
+        return switch (call.function()) {
+            case COUNT -> call.argument() < 0 ? rows : call.distinct() ? distinctCount(i) : nonNull[i];
+            case MIN -> values[i] == null || values[i].isEmpty() ? null : values[i].firstKey();
+            case MAX -> values[i] == null || values[i].isEmpty() ? null : values[i].lastKey();
+            case SUM -> call.distinct() ? distinctSum(i) : nonNull[i] == 0 ? null : sums[i];
+            case AVG -> {
+                Object sum = call.distinct() ? distinctSum(i) : sums[i];
+                long count = call.distinct() ? distinctCount(i) : nonNull[i];
+                yield count == 0 || sum == null ? null : Numbers.divide(sum, count);
+            }
+        };
+    }
+
+    private long distinctCount(int i) {
+        return values[i] == null ? 0 : values[i].size();
+    }
+
+    private Object distinctSum(int i) {
+        if (values[i] == null || values[i].isEmpty()) {
+            return null;
+        }
+        Object sum = null;
+        for (Map.Entry<Object, Long> entry : values[i].entrySet()) {
+            sum = Numbers.add(sum, entry.getKey(), 1);
+        }
+        return sum;
+    }
+
+    /** Arithmetic on the numbers SQL values come as, widened so that a sum does not overflow. */
+    static final class Numbers {
+        private Numbers() {
+        }
+
+        static Object add(Object sum, Object value, int sign) {
+            if (value instanceof BigDecimal || sum instanceof BigDecimal) {
+                BigDecimal current = sum == null ? BigDecimal.ZERO : toDecimal(sum);
+                BigDecimal delta = toDecimal(value);
+                return sign > 0 ? current.add(delta) : current.subtract(delta);
+            }
+            if (value instanceof Double || value instanceof Float || sum instanceof Double) {
+                double current = sum == null ? 0 : ((Number) sum).doubleValue();
+                return current + sign * ((Number) value).doubleValue();
+            }
+            long current = sum == null ? 0 : ((Number) sum).longValue();
+            return Math.addExact(current, sign * ((Number) value).longValue());
+        }
+
+        static Object divide(Object sum, long count) {
+            if (sum instanceof BigDecimal decimal) {
+                return decimal.divide(BigDecimal.valueOf(count), java.math.MathContext.DECIMAL128);
+            }
+            if (sum instanceof Double d) {
+                return d / count;
+            }
+            return ((Number) sum).longValue() / count;
+        }
+
+        static BigDecimal toDecimal(Object value) {
+            if (value instanceof BigDecimal decimal) {
+                return decimal;
+            }
+            if (value instanceof Double || value instanceof Float) {
+                return BigDecimal.valueOf(((Number) value).doubleValue());
+            }
+            return BigDecimal.valueOf(((Number) value).longValue());
+        }
+    }
+}

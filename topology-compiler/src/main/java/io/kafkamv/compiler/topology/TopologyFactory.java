@@ -1,0 +1,122 @@
+package io.kafkamv.compiler.topology;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.kafkamv.compiler.plan.AggregateStep;
+import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.compiler.plan.CalcStep;
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.plan.PlanStepVisitor;
+import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.connectors.row.RowSerde;
+import io.kafkamv.connectors.schema.Column;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Builds a view's Kafka Streams topology from its stored plan, never from its SQL. Every
+ * processor, store and internal topic is named after its plan step, so names stay the same across
+ * versions of kafka-mv and a running view can be restarted on a newer one.
+ */
+public final class TopologyFactory {
+
+    private TopologyFactory() {
+    }
+
+    public static Topology build(PhysicalPlan plan) {
+        StreamsBuilder builder = new StreamsBuilder();
+        Map<String, KTable<Object[], Object[]>> tables = new HashMap<>();
+        Map<String, PlanStep> steps = plan.stepsById();
+        for (PlanStep step : plan.steps()) {
+            tables.put(step.id(), step.accept(new StepBuilder(builder, tables, steps)));
+        }
+        PlanStep root = plan.root();
+        RowSerde keySerde = new RowSerde(root.key());
+        RowSerde valueSerde = new RowSerde(root.schema().columns());
+        KTable<Object[], Object[]> view = tables.get(root.id()).mapValues(row -> row, Named.as("view-rows"),
+            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
+                .withKeySerde(keySerde).withValueSerde(valueSerde));
+        view.toStream(Named.as("view-changes"))
+            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+        Properties properties = new Properties();
+        // Source tables use their own topic as changelog instead of a copy.
+        properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
+        return builder.build(properties);
+    }
+
+    private record StepBuilder(StreamsBuilder builder, Map<String, KTable<Object[], Object[]>> tables,
+                               Map<String, PlanStep> steps) implements PlanStepVisitor<KTable<Object[], Object[]>> {
+
+        @Override
+        public KTable<Object[], Object[]> visit(TableScanStep step) {
+            RowSerde keySerde = new RowSerde(step.key());
+            RowSerde valueSerde = new RowSerde(step.schema().columns());
+            return builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id() + "-source"),
+                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                    .withKeySerde(keySerde).withValueSerde(valueSerde));
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(CalcStep step) {
+            PlanStep input = steps.get(step.input());
+            CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema());
+            KTable<Object[], Object[]> table = tables.get(step.input());
+            if (evaluator.hasCondition()) {
+                table = table.filter((key, row) -> evaluator.test(row), Named.as(step.id() + "-filter"));
+            }
+            return table.mapValues(evaluator::project, Named.as(step.id() + "-project"));
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(AggregateStep step) {
+            PlanStep input = steps.get(step.input());
+            int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
+            AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
+            List<Column> outputColumns = step.schema().columns();
+            RowSerde groupKeySerde = new RowSerde(step.key());
+            KTable<Object[], Accumulator> accumulators = tables.get(step.input())
+                .groupBy((key, row) -> KeyValue.pair(project(row, groupBy), row),
+                    Grouped.with(step.id() + "-by-group", groupKeySerde, new RowSerde(input.schema().columns())))
+                .aggregate(() -> new Accumulator(calls.length),
+                    (groupKey, row, accumulator) -> accumulator.plus(calls, row, 1),
+                    (groupKey, row, accumulator) -> accumulator.plus(calls, row, -1),
+                    Named.as(step.id() + "-aggregate"),
+                    Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
+                        .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
+            return accumulators.mapValues((groupKey, accumulator) -> {
+                if (accumulator.rows <= 0) {
+                    return null;
+                }
+                Object[] row = new Object[outputColumns.size()];
+                System.arraycopy(groupKey, 0, row, 0, groupKey.length);
+                for (int i = 0; i < calls.length; i++) {
+                    row[groupKey.length + i] = SqlValues.convert(accumulator.result(calls[i], i),
+                        outputColumns.get(groupKey.length + i).type());
+                }
+                return row;
+            }, Named.as(step.id() + "-result"));
+        }
+
+        private static Object[] project(Object[] row, int[] columns) {
+            Object[] projected = new Object[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                projected[i] = row[columns[i]];
+            }
+            return projected;
+        }
+    }
+}

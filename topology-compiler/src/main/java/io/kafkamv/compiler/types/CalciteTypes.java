@@ -1,0 +1,87 @@
+package io.kafkamv.compiler.types;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** Our column types and Calcite's, both ways. */
+public final class CalciteTypes {
+
+    private CalciteTypes() {
+    }
+
+    public static RelDataType rowType(RowSchema schema, RelDataTypeFactory factory) {
+        RelDataTypeFactory.Builder builder = factory.builder();
+        for (Column column : schema.columns()) {
+            builder.add(column.name(), factory.createTypeWithNullability(type(column.type(), factory), column.nullable()));
+        }
+        return builder.build();
+    }
+
+    public static RelDataType type(SqlType type, RelDataTypeFactory factory) {
+        return switch (type) {
+            case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
+            case SMALLINT -> factory.createSqlType(SqlTypeName.SMALLINT);
+            case INTEGER -> factory.createSqlType(SqlTypeName.INTEGER);
+            case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
+            case REAL -> factory.createSqlType(SqlTypeName.REAL);
+            case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
+            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, 10);
+            case VARCHAR, JSONB -> factory.createSqlType(SqlTypeName.VARCHAR);
+            case DATE -> factory.createSqlType(SqlTypeName.DATE);
+            case TIME -> factory.createSqlType(SqlTypeName.TIME);
+            case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, 3);
+            case TIMESTAMPTZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3);
+            case INTERVAL -> factory.createSqlIntervalType(
+                new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
+            case BYTEA -> factory.createSqlType(SqlTypeName.VARBINARY);
+        };
+    }
+
+    /** The column type for a Calcite type, or null when we cannot store it. */
+    public static SqlType sqlType(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN -> SqlType.BOOLEAN;
+            case TINYINT, SMALLINT -> SqlType.SMALLINT;
+            case INTEGER -> SqlType.INTEGER;
+            case BIGINT -> SqlType.BIGINT;
+            case REAL, FLOAT -> SqlType.REAL;
+            case DOUBLE -> SqlType.DOUBLE;
+            case DECIMAL -> SqlType.DECIMAL;
+            case CHAR, VARCHAR -> SqlType.VARCHAR;
+            case DATE -> SqlType.DATE;
+            case TIME -> SqlType.TIME;
+            case TIMESTAMP -> SqlType.TIMESTAMP;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> SqlType.TIMESTAMPTZ;
+            case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,
+                INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND,
+                INTERVAL_SECOND -> SqlType.INTERVAL;
+            case BINARY, VARBINARY -> SqlType.BYTEA;
+            default -> null;
+        };
+    }
+
+    /** The schema of a Calcite row type; names are made unique, Calcite's {@code EXPR$n} names kept. */
+    public static RowSchema schema(RelDataType rowType, List<String> keyColumns) {
+        List<Column> columns = new ArrayList<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            SqlType type = sqlType(field.getType());
+            if (type == null) {
+                throw new IllegalArgumentException("Column " + field.getName() + " has type "
+                    + field.getType().getFullTypeString() + ", which cannot be stored in a view");
+            }
+            columns.add(new Column(field.getName(), type, field.getType().isNullable()));
+        }
+        return new RowSchema(columns, keyColumns);
+    }
+}

@@ -1,0 +1,101 @@
+package io.kafkamv.compiler.topology;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.kafkamv.compiler.CompiledView;
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.connectors.row.RowSerde;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/**
+ * Compiles a view over in-test tables and runs it in Kafka's TopologyTestDriver: tables take
+ * upserts and deletes by key, the view's contents are read back from its output topic.
+ */
+final class ViewHarness implements AutoCloseable {
+
+    private final Map<String, Relation> relations = new LinkedHashMap<>();
+    private final Map<String, TestInputTopic<Object[], Object[]>> inputs = new HashMap<>();
+    private final Map<Bytes, Object[]> viewRows = new LinkedHashMap<>();
+    private TopologyTestDriver driver;
+    private TestOutputTopic<Object[], Object[]> output;
+    private RowSerde outputKeySerde;
+    private CompiledView view;
+
+    /** A table keyed by its primary key columns. */
+    ViewHarness table(String name, List<String> primaryKey, Column... columns) {
+        RowSchema schema = new RowSchema(List.of(columns), primaryKey);
+        List<Column> key = primaryKey.stream().map(k -> schema.column(k).orElseThrow()).toList();
+        relations.put(name, new Relation(name, schema, key, "kmv-table-" + name));
+        return this;
+    }
+
+    CompiledView view(String sql) {
+        var statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
+        view = new SqlCompiler(() -> relations.values()).compileView(statement, sql, 1001);
+        Properties properties = new Properties();
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "view-test");
+        properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
+        driver = new TopologyTestDriver(TopologyFactory.build(view.plan()), properties);
+        for (Relation relation : relations.values()) {
+            if (view.plan().sourceTopics().contains(relation.topic())) {
+                inputs.put(relation.name(), driver.createInputTopic(relation.topic(),
+                    new RowSerde(relation.key()).serializer(), new RowSerde(relation.schema().columns()).serializer()));
+            }
+        }
+        outputKeySerde = new RowSerde(view.relation().key());
+        output = driver.createOutputTopic(view.plan().outputTopic(), outputKeySerde.deserializer(),
+            new RowSerde(view.relation().schema().columns()).deserializer());
+        return view;
+    }
+
+    ViewHarness upsert(String table, Object... row) {
+        Relation relation = relations.get(table);
+        Object[] key = relation.key().stream()
+            .map(column -> row[relation.schema().columns().indexOf(column)])
+            .toArray();
+        inputs.get(table).pipeInput(key, row);
+        return this;
+    }
+
+    ViewHarness delete(String table, Object... key) {
+        inputs.get(table).pipeInput(key, (Object[]) null);
+        return this;
+    }
+
+    /** The view's rows now, in no particular order, each as a list. */
+    List<List<Object>> rows() {
+        output.readKeyValuesToList().forEach(record -> {
+            Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
+            if (record.value == null) {
+                viewRows.remove(key);
+            } else {
+                viewRows.put(key, record.value);
+            }
+        });
+        List<List<Object>> rows = new ArrayList<>();
+        viewRows.values().forEach(row -> rows.add(Arrays.asList(row)));
+        return rows;
+    }
+
+    @Override
+    public void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.kafkamv.compiler.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import io.kafkamv.compiler.CompileException;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.SqlType;
+import org.junit.jupiter.api.Test;
+
+class ViewTopologyTest {
+
+    private static ViewHarness orders() {
+        return new ViewHarness().table("orders", List.of("id"),
+            new Column("id", SqlType.BIGINT, false),
+            Column.of("customer", SqlType.VARCHAR),
+            Column.of("amount", SqlType.INTEGER));
+    }
+
+    @Test
+    void projectionAndFilterFollowUpdatesAndDeletes() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW big AS SELECT id, upper(customer) AS who, amount * 2 AS doubled "
+                + "FROM orders WHERE amount > 10");
+
+            harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "bob", 20).upsert("orders", 3L, "cy", 30);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(2L, "BOB", 40), List.of(3L, "CY", 60));
+
+            harness.upsert("orders", 1L, "ann", 50).upsert("orders", 2L, "bob", 1).delete("orders", 3L);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(1L, "ANN", 100));
+        }
+    }
+
+    @Test
+    void groupedAggregatesRetractOldContributions() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n, sum(amount) AS total, "
+                + "min(amount) AS lo, max(amount) AS hi FROM orders GROUP BY customer");
+
+            harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "ann", 7).upsert("orders", 3L, "bob", 1);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(
+                List.of("ann", 2L, 12, 5, 7), List.of("bob", 1L, 1, 1, 1));
+
+            harness.delete("orders", 1L);
+            harness.upsert("orders", 3L, "ann", 9);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of("ann", 2L, 16, 7, 9));
+        }
+    }
+
+    @Test
+    void countDistinctCountsReferencesAndHavingFiltersGroups() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW loyal AS SELECT customer, count(DISTINCT amount) AS kinds "
+                + "FROM orders GROUP BY customer HAVING count(*) > 1");
+
+            harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "ann", 5).upsert("orders", 3L, "bob", 1);
+            assertThat(harness.rows()).containsExactly(List.of("ann", 1L));
+
+            harness.upsert("orders", 4L, "ann", 6);
+            harness.delete("orders", 1L);
+            assertThat(harness.rows()).containsExactly(List.of("ann", 2L));
+
+            harness.delete("orders", 2L);
+            assertThat(harness.rows()).isEmpty();
+        }
+    }
+
+    @Test
+    void averagesOfDecimalsKeepTheirPrecision() {
+        try (ViewHarness harness = new ViewHarness().table("prices", List.of("id"),
+            new Column("id", SqlType.INTEGER, false), Column.of("price", SqlType.DECIMAL))) {
+            harness.view("CREATE MATERIALIZED VIEW avg_price AS SELECT avg(price) AS mean FROM prices");
+
+            harness.upsert("prices", 1, new BigDecimal("1.50")).upsert("prices", 2, new BigDecimal("2.25"));
+
+            assertThat(harness.rows()).singleElement().satisfies(row ->
+                assertThat((BigDecimal) row.get(0)).isEqualByComparingTo("1.875"));
+        }
+    }
+
+    @Test
+    void unsupportedConstructsAreRefusedAtCompileTime() {
+        try (ViewHarness harness = orders()) {
+            assertThatThrownBy(() -> harness.view(
+                "CREATE MATERIALIZED VIEW j AS SELECT * FROM orders a JOIN orders b ON a.id = b.id"))
+                .isInstanceOfSatisfying(CompileException.class, e -> {
+                    assertThat(e.category()).isEqualTo(CompileException.Category.UNSUPPORTED);
+                    assertThat(e.getMessage()).isEqualTo("JOIN is not supported yet");
+                });
+        }
+    }
+
+    @Test
+    void unknownNamesArePositioned() {
+        try (ViewHarness harness = orders()) {
+            assertThatThrownBy(() -> harness.view("CREATE MATERIALIZED VIEW v AS SELECT nope FROM orders"))
+                .isInstanceOfSatisfying(CompileException.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("column \"nope\" does not exist");
+                    assertThat(e.position()).isEqualTo(38);
+                });
+        }
+    }
+}
