@@ -2,25 +2,49 @@ package io.kafkamv.service;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.embedded.EmbeddedKafkaCluster;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.JobStoreTopic;
+import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.pgwire.PgWireServer;
+import io.kafkamv.service.query.QueryEngine;
+import io.kafkamv.service.query.RelationReader;
 import io.kafkamv.service.rest.RestServer;
-import io.kafkamv.service.sql.QueryEngine;
+import io.kafkamv.service.sql.ServiceContext;
+import io.kafkamv.service.sql.SqlError;
+import io.kafkamv.service.sql.SqlState;
 import io.kafkamv.service.sql.StatementExecutor;
+import io.kafkamv.service.tables.TableWriter;
+import io.kafkamv.service.tables.TopicSnapshot;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One running kafka-mv instance: its Kafka connection, job store and endpoints, started in order. */
+/** One running kafka-mv instance: its Kafka connection, job store, runner and endpoints, started in order. */
 public final class KafkaMvService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMvService.class);
@@ -49,6 +73,7 @@ public final class KafkaMvService implements AutoCloseable {
     }
 
     private void startAll() throws IOException, InterruptedException {
+        Files.createDirectories(config.dataDir());
         if (config.embeddedKafka()) {
             EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder()
                 .dataDir(config.dataDir().resolve("kafka"))
@@ -60,9 +85,29 @@ public final class KafkaMvService implements AutoCloseable {
         } else {
             bootstrapServers = config.bootstrapServers().orElseThrow();
         }
-        prepareJobStore();
+        Properties clientProperties = new Properties();
+        clientProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Admin admin = Admin.create(clientProperties);
+        started.push(admin);
+        short replicationFactor = replicationFactor(admin);
 
-        StatementExecutor executor = new StatementExecutor(new QueryEngine());
+        JobStore store = JobStore.open(clientProperties,
+            new JobStoreTopic(config.jobStoreTopic(), replicationFactor, Math.min(2, replicationFactor)),
+            Duration.ofSeconds(60));
+        started.push(store);
+        String instanceId = instanceId(config.dataDir());
+        cancelOrphanedForegroundJobs(store, instanceId);
+
+        JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"));
+        started.push(runner);
+        runner.start();
+        TableWriter writer = new TableWriter(clientProperties);
+        started.push(writer);
+        CatalogService catalog = new CatalogService(store);
+        QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner));
+        StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
+            admin, clientProperties, instanceId, 4, replicationFactor));
+
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);
         started.push(pgWire);
@@ -71,14 +116,62 @@ public final class KafkaMvService implements AutoCloseable {
         ready = true;
     }
 
-    private void prepareJobStore() throws InterruptedException {
-        Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(properties)) {
+    private static RelationReader relationReader(Properties clientProperties, JobRunner runner) {
+        return entry -> {
+            if (entry.kind() == ObjectKind.TABLE) {
+                return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
+            }
+            Optional<ReadOnlyKeyValueStore<Object[], Object[]>> view;
+            try {
+                view = runner.awaitViewStore(entry.jobId(), Duration.ofSeconds(60));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+            }
+            var store = view.orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
+            List<Object[]> rows = new ArrayList<>();
+            try (KeyValueIterator<Object[], Object[]> iterator = store.all()) {
+                while (iterator.hasNext()) {
+                    KeyValue<Object[], Object[]> next = iterator.next();
+                    rows.add(next.value);
+                }
+            }
+            return rows;
+        };
+    }
+
+    /**
+     * A foreground job's client waits on the instance that accepted it. If that instance died, the
+     * client got an error, so the job must not go on: cancel it, as RisingWave does.
+     */
+    private static void cancelOrphanedForegroundJobs(JobStore store, String instanceId) {
+        for (Job job : store.jobs()) {
+            if (!job.background() && job.status() == JobStatus.CREATING && instanceId.equals(job.owner())) {
+                LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
+                    job.id(), job.objectName());
+                store.object(job.objectName()).filter(entry -> entry.jobId() == job.id())
+                    .map(CatalogEntry::name).ifPresent(store::removeObject);
+                store.put(job.withStatus(JobStatus.CANCELLING, "client connection lost"));
+            }
+        }
+    }
+
+    /** A stable id for this instance, kept in its data dir, so that a restart knows its own jobs. */
+    private static String instanceId(Path dataDir) throws IOException {
+        Path file = dataDir.resolve("instance.id");
+        if (Files.exists(file)) {
+            return Files.readString(file, StandardCharsets.UTF_8).trim();
+        }
+        String id = UUID.randomUUID().toString();
+        Files.writeString(file, id, StandardCharsets.UTF_8);
+        return id;
+    }
+
+    private short replicationFactor(Admin admin) throws InterruptedException {
+        try {
             int brokers = admin.describeCluster().nodes().get(60, TimeUnit.SECONDS).size();
-            short replicationFactor = (short) Math.min(3, brokers);
-            int minInSync = Math.min(2, replicationFactor);
-            new JobStoreTopic(config.jobStoreTopic(), replicationFactor, minInSync).ensureExists(admin);
+            return (short) Math.min(3, brokers);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Cannot reach Kafka at " + bootstrapServers + ": " + e.getMessage(), e);
         }
@@ -100,7 +193,7 @@ public final class KafkaMvService implements AutoCloseable {
         return rest.port();
     }
 
-    /** Stops the endpoints first, so no client sees a half-stopped service, then Kafka. */
+    /** Stops the endpoints first, so no client sees a half-stopped service, then jobs, then Kafka. */
     @Override
     public void close() {
         ready = false;

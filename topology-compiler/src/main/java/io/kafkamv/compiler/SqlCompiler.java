@@ -29,12 +29,14 @@ public final class SqlCompiler {
      */
     public CompiledView compileView(SqlCreateMaterializedView statement, String statementText, long jobId) {
         String name = statement.name().getSimple();
+        // Validation rewrites the tree in place (expanding *, qualifying names): take the text first.
+        String normalized = normalize(statement);
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
         PhysicalPlan plan = new ViewPlanner(relations).plan(name, statement.query(), statementText,
             "kmv-view-" + name + "-" + jobId, "rows");
         Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
-        return new CompiledView(relation, plan, normalize(statement));
+        return new CompiledView(relation, plan, normalized);
     }
 
     /** A statement as SHOW JOBS shows it: keywords in capitals, on one line, names quoted only when needed. */

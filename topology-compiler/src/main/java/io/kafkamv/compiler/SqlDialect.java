@@ -3,6 +3,7 @@ package io.kafkamv.compiler;
 import java.util.Properties;
 
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
+import io.kafkamv.compiler.types.PostgresTypeSystem;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -45,6 +46,8 @@ public final class SqlDialect {
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
         properties.setProperty(CalciteConnectionProperty.CONFORMANCE.camelName(), CONFORMANCE.name());
         properties.setProperty(CalciteConnectionProperty.FUN.camelName(), "standard,postgresql");
+        properties.setProperty(CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
+            PostgresTypeSystem.class.getName() + "#INSTANCE");
         properties.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
             KafkaMvSqlParserImpl.class.getName() + "#FACTORY");
         return properties;

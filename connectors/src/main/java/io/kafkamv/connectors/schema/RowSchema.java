@@ -28,6 +28,23 @@ public record RowSchema(List<Column> columns, List<String> keyColumns) {
         return new RowSchema(List.of(columns), List.of());
     }
 
+    /** The same columns under new names, in order; key column names follow their columns. */
+    public RowSchema withColumnNames(List<String> names) {
+        if (names.size() != columns.size()) {
+            throw new IllegalArgumentException(names.size() + " names for " + columns.size() + " columns");
+        }
+        List<Column> renamed = new java.util.ArrayList<>();
+        List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Column column = columns.get(i);
+            renamed.add(new Column(names.get(i), column.type(), column.nullable()));
+            if (keyColumns.contains(column.name())) {
+                keys.add(names.get(i));
+            }
+        }
+        return new RowSchema(renamed, keys);
+    }
+
     public Optional<Column> column(String name) {
         return columns.stream().filter(column -> column.name().equals(name)).findFirst();
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.Map;
 
+import io.kafkamv.service.sql.Notices;
 import io.kafkamv.service.sql.Session;
 import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.SqlScript;
@@ -56,9 +57,6 @@ final class PgConnection implements Runnable {
         } finally {
             if (key != null) {
                 registry.unregister(key);
-            }
-            if (session != null) {
-                session.close();
             }
         }
     }
@@ -123,6 +121,18 @@ final class PgConnection implements Runnable {
         }
     }
 
+    /** Progress notices go out at once, so psql shows them while the statement runs. */
+    private static Notices notice(BackendMessages out) {
+        return message -> {
+            try {
+                out.notice(message);
+                out.flush();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+    }
+
     /** Runs each statement in turn; the first error ends the query string, as in PostgreSQL. */
     private void simpleQuery(String query, BackendMessages out) throws IOException {
         var statements = SqlScript.split(query);
@@ -131,7 +141,7 @@ final class PgConnection implements Runnable {
         }
         for (SqlScript.Statement statement : statements) {
             try {
-                StatementResult result = executor.execute(session, statement.text());
+                StatementResult result = executor.execute(session, statement.text(), notice(out));
                 if (result instanceof StatementResult.Rows rows) {
                     out.rowDescription(rows.columns());
                     for (var row : rows.rows()) {

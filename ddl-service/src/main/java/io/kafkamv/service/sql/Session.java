@@ -1,20 +1,36 @@
 package io.kafkamv.service.sql;
 
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** What one client connection has set: its user, database and session variables. */
-public final class Session implements AutoCloseable {
+import io.kafkamv.service.query.QueryEngine;
+
+/** One client's session: who it is, its variables, and the statement it is running. */
+public final class Session {
+
+    /** Variables every session has, with their defaults; clients may set others too. */
+    private static final Map<String, String> DEFAULTS = Map.of(
+        "background_ddl", "false",
+        "backfill_rate_limit", "-1",
+        "client_encoding", "UTF8",
+        "datestyle", "ISO, MDY",
+        "timezone", "UTC",
+        "server_version", "13.0.0",
+        "standard_conforming_strings", "on",
+        "application_name", "");
 
     private final String user;
     private final String database;
-    private final Map<String, String> variables = new ConcurrentHashMap<>();
-    private final QueryEngine.Connection queries;
+    private final Map<String, String> variables = new TreeMap<>(DEFAULTS);
+    private final AtomicReference<QueryEngine.Cancellable> running = new AtomicReference<>();
+    private volatile boolean cancelRequested;
 
-    Session(String user, String database, QueryEngine.Connection queries) {
+    Session(String user, String database) {
         this.user = user;
         this.database = database;
-        this.queries = queries;
     }
 
     public String user() {
@@ -25,21 +41,55 @@ public final class Session implements AutoCloseable {
         return database;
     }
 
-    public Map<String, String> variables() {
-        return variables;
+    public synchronized Optional<String> variable(String name) {
+        return Optional.ofNullable(variables.get(name.toLowerCase(Locale.ROOT)));
     }
 
-    QueryEngine.Connection queries() {
-        return queries;
+    public synchronized void set(String name, String value) {
+        variables.put(name.toLowerCase(Locale.ROOT), value);
+    }
+
+    /** Back to the default, or unset for a variable without one. */
+    public synchronized void reset(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (DEFAULTS.containsKey(key)) {
+            variables.put(key, DEFAULTS.get(key));
+        } else {
+            variables.remove(key);
+        }
+    }
+
+    public synchronized Map<String, String> variables() {
+        return Map.copyOf(variables);
+    }
+
+    public boolean backgroundDdl() {
+        return variable("background_ddl").map(value -> value.equalsIgnoreCase("true") || value.equals("on")
+            || value.equals("1")).orElse(false);
     }
 
     /** Stops the statement this session is running, if any; the client asked to cancel it. */
     public void cancelRunningStatement() {
-        queries.cancel();
+        cancelRequested = true;
+        QueryEngine.Cancellable statement = running.get();
+        if (statement != null) {
+            statement.cancel();
+        }
     }
 
-    @Override
-    public void close() {
-        queries.close();
+    void running(QueryEngine.Cancellable statement) {
+        running.set(statement);
+    }
+
+    /** Throws when the client cancelled; long statements call this between steps. */
+    void checkCancelled() {
+        if (cancelRequested) {
+            cancelRequested = false;
+            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+        }
+    }
+
+    void beginStatement() {
+        cancelRequested = false;
     }
 }

@@ -1,6 +1,23 @@
 package io.kafkamv.service.sql;
 
-import java.util.Locale;
+import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.parser.SqlCancelJobs;
+import io.kafkamv.compiler.parser.SqlCreateIndex;
+import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlCreateRelation;
+import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.parser.SqlDropObject;
+import io.kafkamv.compiler.parser.SqlFlush;
+import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.compiler.parser.SqlShow;
+import io.kafkamv.compiler.parser.SqlWait;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.ObjectKind;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
 
 /**
  * Runs one statement of a session. The edges (pgwire, REST) split what the client sent with
@@ -8,31 +25,91 @@ import java.util.Locale;
  */
 public final class StatementExecutor {
 
-    private final QueryEngine queryEngine;
+    private final ServiceContext context;
+    private final TableCommands tables;
+    private final JobCommands jobs;
+    private final ViewCommands views;
+    private final SessionCommands sessions;
 
-    public StatementExecutor(QueryEngine queryEngine) {
-        this.queryEngine = queryEngine;
+    public StatementExecutor(ServiceContext context) {
+        this.context = context;
+        this.tables = new TableCommands(context);
+        this.jobs = new JobCommands(context);
+        this.views = new ViewCommands(context, jobs);
+        this.sessions = new SessionCommands(context);
     }
 
     public Session openSession(String user, String database) {
-        return new Session(user, database, queryEngine.connect());
+        return new Session(user, database);
     }
 
-    public StatementResult execute(Session session, String statement) {
-        String keyword = firstKeyword(statement);
-        return switch (keyword) {
-            case "select", "values", "with" -> session.queries().query(statement);
-            default -> throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED,
-                "statement " + keyword.toUpperCase(Locale.ROOT) + " is not supported",
-                1, "kafka-mv answers SELECT, VALUES and WITH queries here");
-        };
-    }
-
-    private static String firstKeyword(String statement) {
-        int end = 0;
-        while (end < statement.length() && Character.isLetter(statement.charAt(end))) {
-            end++;
+    public StatementResult execute(Session session, String text, Notices notices) {
+        session.beginStatement();
+        try {
+            return dispatch(session, SqlStatementParser.parse(text), text, notices);
+        } catch (CompileException e) {
+            throw views.explainInvisible(SqlErrors.from(e));
         }
-        return statement.substring(0, end).toLowerCase(Locale.ROOT);
+    }
+
+    private StatementResult dispatch(Session session, SqlNode node, String text, Notices notices) {
+        if (node instanceof SqlCreateMaterializedView view) {
+            return views.create(session, view, text, notices);
+        }
+        if (node instanceof SqlCreateRelation relation) {
+            return tables.create(relation, text, notices);
+        }
+        if (node instanceof SqlCreateSink || node instanceof SqlCreateIndex) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, (node instanceof SqlCreateSink ? "CREATE SINK" : "CREATE INDEX")
+                + " is not supported yet", 1, null);
+        }
+        if (node instanceof SqlDropObject drop) {
+            return drop(drop, notices);
+        }
+        if (node instanceof SqlShow show) {
+            return show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
+        }
+        if (node instanceof SqlCancelJobs cancel) {
+            return jobs.cancel(cancel.jobIds());
+        }
+        if (node instanceof SqlWait wait) {
+            return wait.view().isPresent() ? jobs.awaitView(session, wait.view().get().getSimple()) : jobs.awaitAll(session);
+        }
+        if (node instanceof SqlFlush) {
+            return jobs.flush(session);
+        }
+        if (node instanceof SqlSetOption option) {
+            return sessions.set(session, option);
+        }
+        if (node instanceof SqlInsert insert) {
+            return tables.insert(session, insert, text);
+        }
+        if (node.getKind().belongsTo(SqlKind.QUERY)) {
+            return context.queries().query(text, session::running);
+        }
+        throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, node.getKind().sql.replace('_', ' ') + " is not supported yet",
+            1, null);
+    }
+
+    private StatementResult drop(SqlDropObject drop, Notices notices) {
+        String name = drop.name().getSimple();
+        String kind = drop.kind().sql().toLowerCase(java.util.Locale.ROOT);
+        CatalogEntry entry = context.catalog().entry(name).orElse(null);
+        if (entry == null || !kind(entry.kind()).equals(drop.kind())) {
+            if (drop.ifExists()) {
+                notices.notice(kind + " \"" + name + "\" does not exist, skipping");
+                return new StatementResult.Command(drop.kind().dropTag());
+            }
+            throw SqlError.of(SqlState.UNDEFINED_TABLE, kind + " \"" + name + "\" does not exist");
+        }
+        if (!entry.visible()) {
+            context.store().job(entry.jobId()).ifPresent(job -> jobs.cancel(job, "dropped while being created"));
+            return new StatementResult.Command(drop.kind().dropTag());
+        }
+        return views.drop(entry, drop.cascade());
+    }
+
+    private static SqlObjectKind kind(ObjectKind kind) {
+        return SqlObjectKind.valueOf(kind.name());
     }
 }

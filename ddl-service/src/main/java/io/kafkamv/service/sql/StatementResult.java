@@ -8,15 +8,20 @@ public sealed interface StatementResult {
     /** The command tag a PostgreSQL client expects, e.g. {@code SELECT 3} or {@code CREATE_MATERIALIZED_VIEW}. */
     String commandTag();
 
-    record Rows(List<ResultColumn> columns, List<List<Object>> rows) implements StatementResult {
+    /** Rows; {@code tag} is null for a query, whose tag is {@code SELECT n}. */
+    record Rows(List<ResultColumn> columns, List<List<Object>> rows, String tag) implements StatementResult {
         public Rows {
             columns = List.copyOf(columns);
             rows = List.copyOf(rows);
         }
 
+        public Rows(List<ResultColumn> columns, List<List<Object>> rows) {
+            this(columns, rows, null);
+        }
+
         @Override
         public String commandTag() {
-            return "SELECT " + rows.size();
+            return tag != null ? tag : "SELECT " + rows.size();
         }
     }
 

@@ -28,6 +28,11 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
     }
 
     @Override
+    public PlanStep withColumnNames(List<String> names) {
+        return new AggregateStep(id, input, groupBy, aggregates, schema.withColumnNames(names), key);
+    }
+
+    @Override
     public <R> R accept(PlanStepVisitor<R> visitor) {
         return visitor.visit(this);
     }

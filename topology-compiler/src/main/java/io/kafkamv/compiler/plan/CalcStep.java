@@ -20,6 +20,11 @@ public record CalcStep(String id, String input, String sql, RowSchema schema, Li
     }
 
     @Override
+    public PlanStep withColumnNames(List<String> names) {
+        return new CalcStep(id, input, sql, schema.withColumnNames(names), key);
+    }
+
+    @Override
     public <R> R accept(PlanStepVisitor<R> visitor) {
         return visitor.visit(this);
     }

@@ -32,5 +32,8 @@ public sealed interface PlanStep permits TableScanStep, CalcStep, AggregateStep 
     /** The ids of the steps this one reads. */
     List<String> inputs();
 
+    /** The same step producing the same values under other column names. */
+    PlanStep withColumnNames(java.util.List<String> names);
+
     <R> R accept(PlanStepVisitor<R> visitor);
 }

@@ -14,6 +14,11 @@ public record TableScanStep(String id, String relation, String topic, RowSchema 
     }
 
     @Override
+    public PlanStep withColumnNames(List<String> names) {
+        return new TableScanStep(id, relation, topic, schema.withColumnNames(names), key);
+    }
+
+    @Override
     public <R> R accept(PlanStepVisitor<R> visitor) {
         return visitor.visit(this);
     }

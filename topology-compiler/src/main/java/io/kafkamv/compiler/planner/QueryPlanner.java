@@ -4,10 +4,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import io.kafkamv.compiler.CalciteErrors;
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.SqlDialect;
 import io.kafkamv.compiler.SqlStatementParser;
 import io.kafkamv.compiler.types.CalciteTypes;
+import io.kafkamv.compiler.types.PostgresTypeSystem;
 import io.kafkamv.connectors.schema.RowSchema;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -58,7 +60,7 @@ public final class QueryPlanner {
         .addRuleInstance(CoreRules.CALC_REMOVE)
         .build();
 
-    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl();
+    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(PostgresTypeSystem.INSTANCE);
     private final CalciteSchema schema = CalciteSchema.createRootSchema(false, false);
     private final RexBuilder rexBuilder = new RexBuilder(typeFactory);
 
@@ -94,7 +96,7 @@ public final class QueryPlanner {
         try {
             validated = validator.validate(query);
         } catch (CalciteContextException e) {
-            throw ValidationErrors.translate(e, statementText);
+            throw CalciteErrors.translate(e, statementText);
         }
         VolcanoPlanner volcano = new VolcanoPlanner();
         volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.ResultNames;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -23,8 +24,24 @@ public final class ViewPlanner {
     public PhysicalPlan plan(String view, SqlNode query, String statementText, String outputTopic, String store) {
         Map<String, RowSchema> schemas = new LinkedHashMap<>();
         relations.forEach((name, relation) -> schemas.put(name, relation.schema()));
+        // Names come from the query as written: validation rewrites it in place.
+        List<String> names = ResultNames.of(query);
         RelNode rel = new QueryPlanner(schemas).plan(query, statementText);
-        List<PlanStep> steps = new PlanBuilder(relations).build(rel);
+        List<PlanStep> steps = new java.util.ArrayList<>(new PlanBuilder(relations).build(rel));
+        // Rows are positional: renaming the last step's columns renames the view, nothing else.
+        PlanStep root = steps.get(steps.size() - 1);
+        steps.set(steps.size() - 1, root.withColumnNames(columnNames(root.schema(), names)));
         return new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, view, outputTopic, store, steps);
+    }
+
+    /** Calcite's {@code EXPR$n} names replaced by PostgreSQL's, unless that would repeat a name. */
+    private static List<String> columnNames(RowSchema schema, List<String> names) {
+        List<String> result = new java.util.ArrayList<>(schema.columns().stream().map(c -> c.name()).toList());
+        for (int i = 0; i < result.size() && i < names.size(); i++) {
+            if (result.get(i).startsWith("EXPR$") && !result.contains(names.get(i))) {
+                result.set(i, names.get(i));
+            }
+        }
+        return result;
     }
 }

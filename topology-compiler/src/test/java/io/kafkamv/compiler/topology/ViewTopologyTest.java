@@ -42,11 +42,11 @@ class ViewTopologyTest {
 
             harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "ann", 7).upsert("orders", 3L, "bob", 1);
             assertThat(harness.rows()).containsExactlyInAnyOrder(
-                List.of("ann", 2L, 12, 5, 7), List.of("bob", 1L, 1, 1, 1));
+                List.of("ann", 2L, 12L, 5, 7), List.of("bob", 1L, 1L, 1, 1));
 
             harness.delete("orders", 1L);
             harness.upsert("orders", 3L, "ann", 9);
-            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of("ann", 2L, 16, 7, 9));
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of("ann", 2L, 16L, 7, 9));
         }
     }
 
@@ -78,6 +78,20 @@ class ViewTopologyTest {
 
             assertThat(harness.rows()).singleElement().satisfies(row ->
                 assertThat((BigDecimal) row.get(0)).isEqualByComparingTo("1.875"));
+        }
+    }
+
+    @Test
+    void unnamedColumnsGetPostgresNamesAndIntegerSumsDoNotOverflow() {
+        try (ViewHarness harness = orders()) {
+            var view = harness.view("CREATE MATERIALIZED VIEW s AS SELECT customer, sum(amount), count(*) FROM orders "
+                + "GROUP BY customer");
+
+            assertThat(view.relation().schema().columns()).extracting(Column::name)
+                .containsExactly("customer", "sum", "count");
+            assertThat(view.relation().schema().column("sum")).map(Column::type).contains(SqlType.BIGINT);
+            harness.upsert("orders", 1L, "ann", Integer.MAX_VALUE).upsert("orders", 2L, "ann", Integer.MAX_VALUE);
+            assertThat(harness.rows()).containsExactly(List.of("ann", 2L * Integer.MAX_VALUE, 2L));
         }
     }
 

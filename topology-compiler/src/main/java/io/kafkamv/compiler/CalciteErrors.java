@@ -1,17 +1,16 @@
-package io.kafkamv.compiler.planner;
+package io.kafkamv.compiler;
 
-import io.kafkamv.compiler.CompileException;
-import io.kafkamv.compiler.SqlStatementParser;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /** Calcite's validation errors in PostgreSQL's words, with their place in the statement. */
-final class ValidationErrors {
+public final class CalciteErrors {
 
-    private ValidationErrors() {
+    private CalciteErrors() {
     }
 
-    static CompileException translate(CalciteContextException e, String statementText) {
+    /** Calcite's validation error as a CompileException placed in {@code statementText}. */
+    public static CompileException translate(CalciteContextException e, String statementText) {
         int position = SqlStatementParser.offsetOf(statementText,
             new SqlParserPos(e.getPosLine(), e.getPosColumn()));
         String message = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();

@@ -1,0 +1,64 @@
+package io.kafkamv.service.catalog;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.compiler.Catalog;
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.jobstore.ObjectStatus;
+
+/**
+ * The catalog as the service sees it: job store entries whose definitions are {@link Relation}s.
+ * Only created objects are visible to the compiler and to queries.
+ */
+public final class CatalogService implements Catalog {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final JobStore store;
+
+    public CatalogService(JobStore store) {
+        this.store = store;
+    }
+
+    public JobStore store() {
+        return store;
+    }
+
+    @Override
+    public Collection<Relation> relations() {
+        return store.objects().stream()
+            .filter(CatalogEntry::visible)
+            .filter(entry -> entry.kind() != ObjectKind.SINK && entry.kind() != ObjectKind.INDEX)
+            .map(CatalogService::relation)
+            .toList();
+    }
+
+    public Optional<CatalogEntry> entry(String name) {
+        return store.object(name);
+    }
+
+    public List<CatalogEntry> entries(ObjectKind kind) {
+        return store.objects().stream().filter(entry -> entry.kind() == kind).toList();
+    }
+
+    public static Relation relation(CatalogEntry entry) {
+        try {
+            return JSON.treeToValue(entry.definition(), Relation.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Catalog entry " + entry.name() + " has an unreadable definition", e);
+        }
+    }
+
+    public static CatalogEntry entry(Relation relation, ObjectKind kind, ObjectStatus status, String statement, long jobId) {
+        return new CatalogEntry(relation.name(), kind, status, statement, jobId, JSON.valueToTree(relation),
+            Instant.now());
+    }
+}

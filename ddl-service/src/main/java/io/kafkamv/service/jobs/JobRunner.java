@@ -1,0 +1,278 @@
+package io.kafkamv.service.jobs;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.ObjectStatus;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes this instance do what the job store says: runs every job that should run, stops and
+ * cleans up every job being cancelled, and moves backfills forward to CREATED. Every instance runs
+ * one; Kafka Streams spreads each job's partitions over the instances that run it.
+ *
+ * <p>All work happens on one thread, woken by job store changes and once a second, so the
+ * reconciliation never races with itself. Every step is idempotent: after a crash the next start
+ * simply does the rest.
+ */
+public final class JobRunner implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+
+    private final JobStore store;
+    private final Properties clientProperties;
+    private final Path stateDir;
+    private final Admin admin;
+    private final Map<Long, ViewRuntime> runtimes = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "job-runner");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public JobRunner(JobStore store, Properties clientProperties, Path stateDir) {
+        this.store = store;
+        this.clientProperties = clientProperties;
+        this.stateDir = stateDir;
+        this.admin = Admin.create(clientProperties);
+    }
+
+    public void start() {
+        store.addListener(() -> loop.execute(this::reconcileSafely));
+        loop.scheduleWithFixedDelay(this::reconcileSafely, 0, 1, TimeUnit.SECONDS);
+    }
+
+    /** The rows of a job's view on this instance, if it runs here and its store is ready. */
+    public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> viewStore(long jobId) {
+        ViewRuntime runtime = runtimes.get(jobId);
+        return runtime == null ? Optional.empty() : runtime.store();
+    }
+
+    /** Like {@link #viewStore}, waiting up to {@code timeout} for a store that is restoring after a restart. */
+    public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> awaitViewStore(long jobId, Duration timeout)
+        throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store = viewStore(jobId);
+        while (store.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            store = viewStore(jobId);
+        }
+        return store;
+    }
+
+    /**
+     * Waits until every given job has processed its sources up to their current end, so that
+     * writes acknowledged before the call are visible in the views.
+     */
+    public void awaitCaughtUp(Collection<Job> jobs, Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Job job : jobs) {
+            Map<String, Long> end = Offsets.end(admin, Offsets.topicsOf(job.targetOffsets()));
+            while (!caughtUp(job, end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("view of job " + job.id() + " did not catch up within " + timeout);
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /**
+     * True when the job has processed its sources up to {@code targets} and drained its own
+     * repartition topics: committed source offsets alone only say that the first sub-topology
+     * is done, not the aggregations behind a repartition.
+     */
+    private boolean caughtUp(Job job, Map<String, Long> targets) {
+        Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(job);
+        boolean sourcesDone = BackfillProgress.of(job.startOffsets(), targets, committed).done();
+        if (!sourcesDone) {
+            return false;
+        }
+        String prefix = ViewRuntime.applicationId(job.id()) + "-";
+        try {
+            List<String> repartitionTopics = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+                .filter(topic -> topic.startsWith(prefix) && topic.endsWith("-repartition"))
+                .toList();
+            if (repartitionTopics.isEmpty()) {
+                return true;
+            }
+            return Offsets.end(admin, repartitionTopics).entrySet().stream().allMatch(entry -> {
+                OffsetAndMetadata commit = committed.get(BackfillProgress.parse(entry.getKey()));
+                return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
+            });
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void reconcileSafely() {
+        try {
+            reconcile();
+        } catch (RuntimeException e) {
+            LOG.warn("Reconciling jobs failed; retrying in a second", e);
+        }
+    }
+
+    private void reconcile() {
+        Map<Long, Job> jobs = store.jobs().stream().collect(Collectors.toMap(Job::id, job -> job));
+        for (Job job : jobs.values()) {
+            switch (job.status()) {
+                case CREATING, CREATED -> ensureRunning(job);
+                case CANCELLING -> cleanUp(job);
+                case FAILED -> stop(job.id(), false);
+            }
+        }
+        for (Long id : List.copyOf(runtimes.keySet())) {
+            if (!jobs.containsKey(id)) {
+                stop(id, true);
+            }
+        }
+        for (Job job : jobs.values()) {
+            if (job.status() == JobStatus.CREATING && runtimes.containsKey(job.id())) {
+                trackBackfill(job);
+            }
+        }
+    }
+
+    private void ensureRunning(Job job) {
+        ViewRuntime runtime = runtimes.get(job.id());
+        if (runtime != null) {
+            runtime.failure().ifPresent(failure -> {
+                LOG.error("Job {} ({}) failed", job.id(), job.objectName(), failure);
+                store.put(job.withStatus(JobStatus.FAILED, failure.toString()));
+            });
+            return;
+        }
+        try {
+            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir));
+            LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
+        } catch (RuntimeException e) {
+            LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);
+            store.put(job.withStatus(JobStatus.FAILED, "cannot start: " + e.getMessage()));
+        }
+    }
+
+    private void trackBackfill(Job job) {
+        BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(), committedOffsets(job));
+        ViewRuntime runtime = runtimes.get(job.id());
+        if (progress.done() && runtime.isRunning() && caughtUp(job, job.targetOffsets())) {
+            store.object(job.objectName())
+                .filter(entry -> entry.jobId() == job.id())
+                .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
+            store.put(job.withProgress(progress.consumed(), 1.0).withStatus(JobStatus.CREATED, null));
+            LOG.info("Job {} created {}: backfill reached its target offsets", job.id(), job.objectName());
+        } else if (progress.fraction() > job.progress() + 1e-4) {
+            store.put(job.withProgress(progress.consumed(), progress.fraction()));
+        }
+    }
+
+    /** Stops the job everywhere it runs and deletes all it made: topics, group, state, catalog entry. */
+    private void cleanUp(Job job) {
+        stop(job.id(), true);
+        String applicationId = ViewRuntime.applicationId(job.id());
+        try {
+            Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                .filter(topic -> topic.startsWith(applicationId + "-") || isOutputTopicOf(job, topic))
+                .collect(Collectors.toSet());
+            if (!topics.isEmpty()) {
+                admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+            }
+            deleteGroup(applicationId);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupNotEmptyException) {
+                LOG.info("Job {}: waiting for other instances to stop it before deleting its group", job.id());
+                return;
+            }
+            if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                LOG.warn("Cleaning up job {} failed; retrying: {}", job.id(), e.getCause().toString());
+                return;
+            }
+        } catch (TimeoutException e) {
+            LOG.warn("Cleaning up job {} timed out; retrying", job.id());
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Optional<CatalogEntry> entry = store.object(job.objectName()).filter(object -> object.jobId() == job.id());
+        entry.ifPresent(object -> store.removeObject(object.name()));
+        store.removeJob(job.id());
+        LOG.info("Job {} ({}) cancelled and cleaned up", job.id(), job.objectName());
+    }
+
+    private static boolean isOutputTopicOf(Job job, String topic) {
+        return job.plan() != null && topic.equals(job.plan().path("outputTopic").asText(null));
+    }
+
+    private void deleteGroup(String groupId) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            admin.deleteConsumerGroups(List.of(groupId)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                throw e;
+            }
+        }
+    }
+
+    private void stop(long jobId, boolean deleteState) {
+        ViewRuntime runtime = runtimes.remove(jobId);
+        if (runtime != null) {
+            runtime.stop(deleteState);
+            LOG.info("Job {} stopped on this instance", jobId);
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(Job job) {
+        try {
+            return admin.listConsumerGroupOffsets(ViewRuntime.applicationId(job.id()))
+                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("Cannot read committed offsets of job {}: {}", job.id(), e.toString());
+            return Map.of();
+        }
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownNow();
+        try {
+            loop.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        runtimes.values().forEach(ViewRuntime::close);
+        runtimes.clear();
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,105 @@
+package io.kafkamv.service.jobs;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.compiler.topology.TopologyFactory;
+import io.kafkamv.jobstore.Job;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/** One job's Kafka Streams instance on this service instance, built from the job's stored plan. */
+final class ViewRuntime implements AutoCloseable {
+
+    private final Job job;
+    private final PhysicalPlan plan;
+    private final KafkaStreams streams;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
+        this.job = job;
+        this.plan = plan;
+        this.streams = streams;
+    }
+
+    static String applicationId(long jobId) {
+        return "kmv-job-" + jobId;
+    }
+
+    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir) {
+        PhysicalPlan plan = PlanJson.fromTree(job.plan());
+        Properties properties = new Properties();
+        properties.putAll(clientProperties);
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job.id()));
+        properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        // Progress is read from committed offsets, so commit often enough for a progress bar to move.
+        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
+        properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+            LogAndContinueExceptionHandler.class);
+        properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
+        properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 4 * 1024 * 1024);
+        KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan), properties);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams);
+        streams.setUncaughtExceptionHandler(exception -> {
+            runtime.failure.set(exception);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.start();
+        return runtime;
+    }
+
+    Job job() {
+        return job;
+    }
+
+    PhysicalPlan plan() {
+        return plan;
+    }
+
+    boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** The view's rows on this instance, or empty while the store is not ready to be read. */
+    Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store() {
+        if (!isRunning()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
+                QueryableStoreTypes.<Object[], Object[]>keyValueStore())));
+        } catch (RuntimeException notReady) {
+            return Optional.empty();
+        }
+    }
+
+    /** Stops the instance; with {@code deleteState}, its local state goes too. */
+    void stop(boolean deleteState) {
+        streams.close(Duration.ofSeconds(30));
+        if (deleteState) {
+            streams.cleanUp();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(false);
+    }
+}

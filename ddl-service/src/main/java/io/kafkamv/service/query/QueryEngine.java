@@ -1,0 +1,154 @@
+package io.kafkamv.service.query;
+
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.kafkamv.compiler.CalciteErrors;
+import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.ResultNames;
+import io.kafkamv.compiler.SqlDialect;
+import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.sql.ResultColumn;
+import io.kafkamv.service.sql.StatementResult;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.TableFunctionImpl;
+import org.apache.calcite.sql.parser.SqlParseException;
+
+/**
+ * Runs SELECT as a batch query over the current contents of tables and created views, with
+ * Calcite's executor. Each query sees the catalog as it is when the query starts.
+ */
+public final class QueryEngine {
+
+    static {
+        try {
+            Class.forName("org.apache.calcite.jdbc.Driver");
+        } catch (ClassNotFoundException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final CatalogService catalog;
+    private final RelationReader reader;
+
+    public QueryEngine(CatalogService catalog, RelationReader reader) {
+        this.catalog = catalog;
+        this.reader = reader;
+    }
+
+    /** A handle to stop the query a session is running. */
+    public interface Cancellable {
+        void cancel();
+    }
+
+    public StatementResult.Rows query(String sql, Consumer<Cancellable> running) {
+        List<List<Object>> rows = new ArrayList<>();
+        List<ResultColumn> columns = forEachRow(sql, running, row -> rows.add(Arrays.asList(row)));
+        return new StatementResult.Rows(columns, rows);
+    }
+
+    /** Streams a query's rows to {@code action}; returns the result's columns. */
+    public List<ResultColumn> forEachRow(String sql, Consumer<Cancellable> running, Consumer<Object[]> action) {
+        List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
+        try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
+            running.accept(() -> {
+                try {
+                    statement.cancel();
+                } catch (SQLException ignored) {
+                    // The statement ended while we tried to stop it.
+                }
+            });
+            try (ResultSet resultSet = statement.executeQuery(sql)) {
+                ResultSetMetaData meta = resultSet.getMetaData();
+                int count = meta.getColumnCount();
+                List<ResultColumn> columns = new ArrayList<>(count);
+                for (int i = 1; i <= count; i++) {
+                    String label = meta.getColumnLabel(i);
+                    String name = label.startsWith("EXPR$") && i <= names.size() ? names.get(i - 1) : label;
+                    columns.add(new ResultColumn(name, sqlType(meta.getColumnType(i))));
+                }
+                while (resultSet.next()) {
+                    Object[] row = new Object[count];
+                    for (int i = 1; i <= count; i++) {
+                        row[i - 1] = resultSet.getObject(i);
+                    }
+                    action.accept(row);
+                }
+                return columns;
+            }
+        } catch (SQLException e) {
+            throw translate(sql, e);
+        } finally {
+            running.accept(null);
+        }
+    }
+
+    private java.sql.Connection connect() throws SQLException {
+        java.sql.Connection connection = DriverManager.getConnection("jdbc:calcite:", SqlDialect.connectionProperties());
+        SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+        for (CatalogEntry entry : catalog.store().objects()) {
+            if (entry.visible() && entry.definition() != null && entry.definition().has("schema")) {
+                Relation relation = CatalogService.relation(entry);
+                root.add(relation.name(), new RelationTable(relation, () -> reader.rows(entry)));
+            }
+        }
+        root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
+        return connection;
+    }
+
+    private static SqlType sqlType(int jdbcType) {
+        return switch (jdbcType) {
+            case Types.BOOLEAN, Types.BIT -> SqlType.BOOLEAN;
+            case Types.TINYINT, Types.SMALLINT -> SqlType.SMALLINT;
+            case Types.INTEGER -> SqlType.INTEGER;
+            case Types.BIGINT -> SqlType.BIGINT;
+            case Types.REAL, Types.FLOAT -> SqlType.REAL;
+            case Types.DOUBLE -> SqlType.DOUBLE;
+            case Types.DECIMAL, Types.NUMERIC -> SqlType.DECIMAL;
+            case Types.DATE -> SqlType.DATE;
+            case Types.TIME -> SqlType.TIME;
+            case Types.TIMESTAMP -> SqlType.TIMESTAMP;
+            case Types.TIMESTAMP_WITH_TIMEZONE -> SqlType.TIMESTAMPTZ;
+            case Types.BINARY, Types.VARBINARY -> SqlType.BYTEA;
+            default -> SqlType.VARCHAR;
+        };
+    }
+
+    private static RuntimeException translate(String sql, SQLException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SqlParseException) {
+                try {
+                    SqlStatementParser.parse(sql);
+                } catch (CompileException parseError) {
+                    return parseError;
+                }
+            }
+            if (cause instanceof CalciteContextException context) {
+                return CalciteErrors.translate(context, sql);
+            }
+        }
+        return new CompileException(CompileException.Category.TYPE, rootMessage(e), 0, null);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
+    }
+}

@@ -1,0 +1,78 @@
+package io.kafkamv.service.sql;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.SqlType;
+
+/** Values as a query returns them (JDBC's Java types) converted to how a column stores them. */
+final class JdbcValues {
+
+    private JdbcValues() {
+    }
+
+    static Object toColumn(Object value, Column column) {
+        if (value == null) {
+            if (!column.nullable()) {
+                throw SqlError.of(SqlState.NOT_NULL_VIOLATION,
+                    "null value in column \"" + column.name() + "\" violates not-null constraint");
+            }
+            return null;
+        }
+        SqlType type = column.type();
+        try {
+            return switch (type) {
+                case BOOLEAN -> value instanceof Boolean b ? b : parseBoolean(value.toString());
+                case SMALLINT -> Math.toIntExact(checkedLong(value, Short.MIN_VALUE, Short.MAX_VALUE, "smallint"));
+                case INTEGER -> Math.toIntExact(checkedLong(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer"));
+                case BIGINT -> checkedLong(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
+                case REAL -> number(value).floatValue();
+                case DOUBLE -> number(value).doubleValue();
+                case DECIMAL -> value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+                case VARCHAR, JSONB -> value.toString();
+                case DATE -> value instanceof java.sql.Date date ? (int) date.toLocalDate().toEpochDay()
+                    : (int) LocalDate.parse(value.toString()).toEpochDay();
+                case TIME -> value instanceof java.sql.Time time ? time.toLocalTime().toSecondOfDay() * 1000
+                    : (int) (LocalTime.parse(value.toString()).toNanoOfDay() / 1_000_000);
+                case TIMESTAMP, TIMESTAMPTZ -> value instanceof java.sql.Timestamp timestamp
+                    ? timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli()
+                    : LocalDateTime.parse(value.toString().replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+                case INTERVAL -> number(value).longValue();
+                case BYTEA -> value instanceof byte[] bytes ? bytes : value.toString().getBytes(StandardCharsets.UTF_8);
+            };
+        } catch (RuntimeException e) {
+            if (e instanceof SqlError error) {
+                throw error;
+            }
+            throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION,
+                "invalid input for column \"" + column.name() + "\" of type " + type.postgresName() + ": \"" + value + "\"");
+        }
+    }
+
+    private static long checkedLong(Object value, long min, long max, String typeName) {
+        Number number = number(value);
+        BigDecimal exact = number instanceof BigDecimal d ? d : new BigDecimal(number.toString());
+        if (exact.compareTo(BigDecimal.valueOf(min)) < 0 || exact.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+        }
+        return exact.longValue();
+    }
+
+    private static Number number(Object value) {
+        return value instanceof Number number ? number : new BigDecimal(value.toString().trim());
+    }
+
+    private static boolean parseBoolean(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "t", "true", "yes", "on", "1" -> true;
+            case "f", "false", "no", "off", "0" -> false;
+            default -> throw new IllegalArgumentException(text);
+        };
+    }
+}

@@ -1,0 +1,150 @@
+package io.kafkamv.service.sql;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+
+/** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs of the whole cluster. */
+final class JobCommands {
+
+    private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
+
+    private final ServiceContext context;
+
+    JobCommands(ServiceContext context) {
+        this.context = context;
+    }
+
+    /** Jobs still being created, in every instance of the cluster, oldest first. */
+    List<Job> creating() {
+        return context.store().jobs().stream()
+            .filter(job -> job.status() == JobStatus.CREATING)
+            .sorted(Comparator.comparingLong(Job::id))
+            .toList();
+    }
+
+    StatementResult show() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Job job : creating()) {
+            rows.add(Arrays.asList(job.id(), job.statement(), percent(job.progress())));
+        }
+        return new StatementResult.Rows(List.of(
+            new ResultColumn("Id", SqlType.BIGINT),
+            new ResultColumn("Statement", SqlType.VARCHAR),
+            new ResultColumn("Progress", SqlType.VARCHAR)), rows, "SHOW");
+    }
+
+    StatementResult cancel(List<Long> ids) {
+        List<List<Object>> cancelled = new ArrayList<>();
+        for (long id : ids) {
+            Optional<Job> job = context.store().job(id).filter(candidate -> candidate.status() == JobStatus.CREATING);
+            if (job.isEmpty()) {
+                throw SqlError.of(SqlState.UNDEFINED_PARAMETER, "job " + id + " does not exist or is not being created");
+            }
+            cancel(job.get(), "cancelled by user");
+            cancelled.add(Arrays.asList(id));
+        }
+        return new StatementResult.Rows(List.of(new ResultColumn("Id", SqlType.BIGINT)), cancelled, "CANCEL_JOBS");
+    }
+
+    /** Frees the object's name at once and leaves the cleanup to the job runner. */
+    void cancel(Job job, String reason) {
+        context.store().object(job.objectName())
+            .filter(entry -> entry.jobId() == job.id())
+            .ifPresent(entry -> context.store().removeObject(entry.name()));
+        context.store().put(job.withStatus(JobStatus.CANCELLING, reason));
+    }
+
+    StatementResult awaitAll(Session session) {
+        while (true) {
+            session.checkCancelled();
+            if (creating().isEmpty()) {
+                return new StatementResult.Command("WAIT");
+            }
+            pause();
+        }
+    }
+
+    StatementResult awaitView(Session session, String name) {
+        var entry = context.catalog().entry(name).orElseThrow(() ->
+            SqlError.of(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+        if (!entry.visible()) {
+            awaitCreated(session, entry.jobId(), Notices.NONE);
+        }
+        return new StatementResult.Command("WAIT");
+    }
+
+    /** Waits for one job to create its object, with a notice about once a second. */
+    void awaitCreated(Session session, long jobId, Notices notices) {
+        double reported = -1;
+        long lastNotice = 0;
+        while (true) {
+            Optional<Job> job = context.store().job(jobId);
+            if (job.isEmpty() || job.get().status() == JobStatus.CANCELLING) {
+                throw SqlError.of(SqlState.QUERY_CANCELED, "job " + jobId + " was cancelled");
+            }
+            switch (job.get().status()) {
+                case CREATED -> {
+                    return;
+                }
+                case FAILED -> throw SqlError.of(SqlState.INTERNAL_ERROR,
+                    "job " + jobId + " failed: " + job.get().failure());
+                default -> {
+                }
+            }
+            try {
+                session.checkCancelled();
+            } catch (SqlError cancelled) {
+                cancel(job.get(), "statement cancelled by the client");
+                throw cancelled;
+            }
+            long now = System.nanoTime();
+            if (now - lastNotice > 1_000_000_000L && job.get().progress() != reported) {
+                reported = job.get().progress();
+                lastNotice = now;
+                notices.notice("job " + jobId + " (" + job.get().objectName() + "): " + percent(reported) + " done");
+            }
+            pause();
+        }
+    }
+
+    StatementResult flush(Session session) {
+        context.writer().flush();
+        List<Job> created = context.store().jobs().stream()
+            .filter(job -> job.status() == JobStatus.CREATED)
+            .sorted(Comparator.comparingLong(Job::id))
+            .toList();
+        try {
+            context.runner().awaitCaughtUp(created, FLUSH_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.of(SqlState.QUERY_CANCELED, "FLUSH interrupted");
+        } catch (TimeoutException e) {
+            throw SqlError.of(SqlState.INTERNAL_ERROR, "FLUSH timed out: " + e.getMessage());
+        }
+        session.checkCancelled();
+        return new StatementResult.Command("FLUSH");
+    }
+
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.2f%%", fraction * 100);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to server shutdown");
+        }
+    }
+}

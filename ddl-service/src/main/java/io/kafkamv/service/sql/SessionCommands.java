@@ -1,0 +1,101 @@
+package io.kafkamv.service.sql;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import io.kafkamv.compiler.parser.SqlShow;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.ObjectKind;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
+
+/** SET, RESET and SHOW: session variables and listings of the catalog. */
+final class SessionCommands {
+
+    private final ServiceContext context;
+
+    SessionCommands(ServiceContext context) {
+        this.context = context;
+    }
+
+    StatementResult set(Session session, SqlSetOption option) {
+        String name = String.join(".", ((SqlIdentifier) option.name()).names);
+        SqlNode value = option.getValue();
+        if (value == null) {
+            if ("all".equalsIgnoreCase(name)) {
+                session.variables().keySet().forEach(session::reset);
+            } else {
+                session.reset(name);
+            }
+            return new StatementResult.Command("RESET");
+        }
+        String text = value instanceof SqlLiteral literal ? literal.toValue()
+            : value instanceof SqlIdentifier identifier ? String.join(".", identifier.names)
+            : value.toString();
+        validate(name, text);
+        session.set(name, text);
+        return new StatementResult.Command("SET");
+    }
+
+    private static void validate(String name, String value) {
+        switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "background_ddl" -> {
+                if (!List.of("true", "false", "on", "off", "1", "0").contains(value.toLowerCase(java.util.Locale.ROOT))) {
+                    throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE,
+                        "parameter \"background_ddl\" requires a Boolean value");
+                }
+            }
+            case "backfill_rate_limit" -> {
+                try {
+                    Long.parseLong(value);
+                } catch (NumberFormatException e) {
+                    throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE,
+                        "parameter \"backfill_rate_limit\" requires an integer value");
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    StatementResult show(Session session, SqlShow show) {
+        return switch (show.what()) {
+            case VARIABLE -> {
+                String name = show.variable().orElseThrow();
+                String value = session.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_PARAMETER,
+                    "unrecognized configuration parameter \"" + name + "\""));
+                yield new StatementResult.Rows(List.of(new ResultColumn(name, SqlType.VARCHAR)),
+                    List.of(Arrays.asList(value)), "SHOW");
+            }
+            case ALL -> {
+                List<List<Object>> rows = new ArrayList<>();
+                session.variables().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(entry -> rows.add(Arrays.asList(entry.getKey(), entry.getValue())));
+                yield new StatementResult.Rows(List.of(new ResultColumn("Name", SqlType.VARCHAR),
+                    new ResultColumn("Setting", SqlType.VARCHAR)), rows, "SHOW");
+            }
+            case TABLES -> names(ObjectKind.TABLE);
+            case SOURCES -> names(ObjectKind.SOURCE);
+            case MATERIALIZED_VIEWS -> names(ObjectKind.MATERIALIZED_VIEW);
+            case SINKS -> names(ObjectKind.SINK);
+            case INDEXES -> names(ObjectKind.INDEX);
+            case JOBS -> throw new IllegalStateException("SHOW JOBS is a job command");
+        };
+    }
+
+    /** Visible objects of one kind; those still being created show up in SHOW JOBS instead. */
+    private StatementResult names(ObjectKind kind) {
+        List<List<Object>> rows = context.catalog().entries(kind).stream()
+            .filter(CatalogEntry::visible)
+            .sorted(Comparator.comparing(CatalogEntry::name))
+            .map(entry -> Arrays.<Object>asList(entry.name()))
+            .toList();
+        return new StatementResult.Rows(List.of(new ResultColumn("Name", SqlType.VARCHAR)), rows, "SHOW");
+    }
+}

@@ -1,0 +1,191 @@
+package io.kafkamv.service.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.parser.SqlCreateRelation;
+import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.jobstore.ObjectStatus;
+import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.tables.TableWriter;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+
+/** CREATE TABLE, DROP TABLE and INSERT: tables are topics that kafka-mv writes. */
+final class TableCommands {
+
+    private final ServiceContext context;
+
+    TableCommands(ServiceContext context) {
+        this.context = context;
+    }
+
+    StatementResult create(SqlCreateRelation statement, String text, Notices notices) {
+        if (statement.kind() == SqlObjectKind.SOURCE) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "CREATE SOURCE is not supported yet", 1,
+                "create a TABLE and INSERT into it, or produce to its topic");
+        }
+        String name = statement.name().getSimple();
+        if (context.catalog().entry(name).isPresent()) {
+            if (statement.ifNotExists()) {
+                notices.notice("relation \"" + name + "\" already exists, skipping");
+                return new StatementResult.Command(SqlObjectKind.TABLE.createTag());
+            }
+            throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
+        }
+        RowSchema schema = schema(statement, text);
+        List<Column> key = schema.appendOnly() ? List.of(Relation.ROW_ID)
+            : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
+        int partitions = partitions(statement.options());
+        String topic = "kmv-table-" + name + "-" + context.store().allocateJobId();
+        createTopic(topic, partitions, !schema.appendOnly());
+        Relation relation = new Relation(name, schema, key, topic);
+        context.store().put(CatalogService.entry(relation, ObjectKind.TABLE, ObjectStatus.CREATED,
+            SqlCompiler.normalize(statement), 0));
+        return new StatementResult.Command(SqlObjectKind.TABLE.createTag());
+    }
+
+    private static RowSchema schema(SqlCreateRelation statement, String text) {
+        if (statement.columns().isEmpty()) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "a table needs at least one column");
+        }
+        List<Column> columns = new ArrayList<>();
+        for (SqlNode node : statement.columns()) {
+            SqlColumnDeclaration declaration = (SqlColumnDeclaration) node;
+            String typeName = declaration.dataType.getTypeName().getSimple();
+            SqlType type = SqlType.fromName(typeName).orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_PARAMETER,
+                "type \"" + typeName.toLowerCase(java.util.Locale.ROOT) + "\" does not exist",
+                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, declaration.dataType.getParserPosition()),
+                "supported types: boolean, smallint, int, bigint, real, double precision, numeric, varchar, text, "
+                    + "date, time, timestamp, timestamptz, interval, bytea, jsonb"));
+            boolean nullable = !Boolean.FALSE.equals(declaration.dataType.getNullable());
+            columns.add(new Column(declaration.name.getSimple(), type, nullable));
+        }
+        List<String> key = statement.primaryKey().stream().map(node -> ((SqlIdentifier) node).getSimple()).toList();
+        try {
+            RowSchema schema = new RowSchema(columns, key);
+            // Key columns are never null, whatever the declaration says.
+            List<Column> withKeys = schema.columns().stream()
+                .map(column -> key.contains(column.name()) ? new Column(column.name(), column.type(), false) : column)
+                .toList();
+            return new RowSchema(withKeys, key);
+        } catch (IllegalArgumentException e) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, e.getMessage());
+        }
+    }
+
+    private int partitions(Map<String, String> options) {
+        String value = options.getOrDefault("partitions", String.valueOf(context.topicPartitions()));
+        try {
+            int partitions = Integer.parseInt(value);
+            if (partitions < 1) {
+                throw new NumberFormatException();
+            }
+            return partitions;
+        } catch (NumberFormatException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "partitions must be a positive integer, not " + value);
+        }
+    }
+
+    void createTopic(String topic, int partitions, boolean compacted) {
+        NewTopic newTopic = new NewTopic(topic, partitions, context.replicationFactor());
+        if (compacted) {
+            newTopic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        } else {
+            newTopic.configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"));
+        }
+        try {
+            context.admin().createTopics(List.of(newTopic)).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.internal("interrupted while creating topic " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw SqlError.internal("cannot create topic " + topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    StatementResult drop(CatalogEntry entry) {
+        Relation table = CatalogService.relation(entry);
+        try {
+            context.admin().deleteTopics(List.of(table.topic())).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.internal("interrupted while deleting topic " + table.topic(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw SqlError.internal("cannot delete topic " + table.topic() + ": " + e.getMessage(), e);
+        }
+        context.store().removeObject(entry.name());
+        return new StatementResult.Command(SqlObjectKind.TABLE.dropTag());
+    }
+
+    StatementResult insert(Session session, SqlInsert insert, String text) {
+        String name = ((SqlIdentifier) insert.getTargetTable()).getSimple();
+        CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
+            .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
+                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, insert.getTargetTable().getParserPosition()),
+                null));
+        if (entry.kind() != ObjectKind.TABLE) {
+            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot insert into " + entry.kind().name()
+                .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " \"" + name + "\"");
+        }
+        Relation table = CatalogService.relation(entry);
+        List<Column> targets = targetColumns(table, insert.getTargetColumnList());
+        int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
+        String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+        TableWriter.Batch batch = context.writer().batch(table);
+        List<Column> columns = table.schema().columns();
+        List<io.kafkamv.service.sql.ResultColumn> resultColumns = context.queries().forEachRow(source, session::running,
+            row -> {
+                if (row.length != positions.length) {
+                    throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
+                        + " expressions but " + positions.length + " target columns");
+                }
+                Object[] tableRow = new Object[columns.size()];
+                for (int i = 0; i < positions.length; i++) {
+                    tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
+                }
+                for (int i = 0; i < tableRow.length; i++) {
+                    if (tableRow[i] == null && !columns.get(i).nullable()) {
+                        JdbcValues.toColumn(null, columns.get(i));
+                    }
+                }
+                batch.upsert(tableRow);
+            });
+        if (resultColumns.size() != positions.length) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + resultColumns.size()
+                + " expressions but " + positions.length + " target columns");
+        }
+        long count = batch.complete();
+        return new StatementResult.Command("INSERT 0 " + count);
+    }
+
+    private static List<Column> targetColumns(Relation table, SqlNodeList names) {
+        if (names == null || names.isEmpty()) {
+            return table.schema().columns();
+        }
+        List<Column> columns = new ArrayList<>();
+        for (SqlNode node : names) {
+            String name = ((SqlIdentifier) node).getSimple();
+            columns.add(table.schema().column(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_COLUMN,
+                "column \"" + name + "\" of relation \"" + table.name() + "\" does not exist")));
+        }
+        return columns;
+    }
+}

@@ -1,0 +1,120 @@
+package io.kafkamv.service.tables;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.connectors.row.RowCodec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Writes rows into table topics: upserts keyed by primary key, deletes as tombstones. A table
+ * without a primary key gets a random 64-bit row id per row. Every write is acknowledged by all
+ * in-sync replicas before the statement returns.
+ */
+public final class TableWriter implements AutoCloseable {
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final SecureRandom random = new SecureRandom();
+
+    public TableWriter(Properties clientProperties) {
+        Properties properties = new Properties();
+        properties.putAll(clientProperties);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        properties.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        this.producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** One batch of writes to one table; {@link Batch#complete()} waits for every acknowledgement. */
+    public Batch batch(Relation table) {
+        return new Batch(table);
+    }
+
+    /** Returns once every write sent so far, by any session, is acknowledged. */
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+
+    public final class Batch {
+        private final Relation table;
+        private final RowCodec keyCodec;
+        private final RowCodec valueCodec;
+        private final int[] keyIndexes;
+        private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+        private long count;
+
+        private Batch(Relation table) {
+            this.table = table;
+            this.keyCodec = new RowCodec(table.key());
+            this.valueCodec = new RowCodec(table.schema().columns());
+            this.keyIndexes = table.schema().appendOnly() ? new int[0]
+                : table.key().stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
+        }
+
+        public void upsert(Object[] row) {
+            send(key(row), valueCodec.encode(row));
+        }
+
+        public void delete(Object[] row) {
+            send(key(row), null);
+        }
+
+        private byte[] key(Object[] row) {
+            if (keyIndexes.length == 0) {
+                return keyCodec.encode(new Object[] {random.nextLong()});
+            }
+            Object[] key = new Object[keyIndexes.length];
+            for (int i = 0; i < keyIndexes.length; i++) {
+                key[i] = row[keyIndexes[i]];
+            }
+            return keyCodec.encode(key);
+        }
+
+        private void send(byte[] key, byte[] value) {
+            pending.add(producer.send(new ProducerRecord<>(table.topic(), key, value)));
+            count++;
+            if (pending.size() >= 10_000) {
+                awaitPending();
+            }
+        }
+
+        /** Waits until every write of this batch is acknowledged and returns how many there were. */
+        public long complete() {
+            producer.flush();
+            awaitPending();
+            return count;
+        }
+
+        private void awaitPending() {
+            try {
+                for (Future<RecordMetadata> ack : pending) {
+                    ack.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while writing to " + table.name(), e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("Writing to table " + table.name() + " failed: "
+                    + e.getCause().getMessage(), e.getCause());
+            }
+            pending.clear();
+        }
+    }
+}

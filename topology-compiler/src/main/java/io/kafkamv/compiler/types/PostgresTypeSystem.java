@@ -1,0 +1,38 @@
+package io.kafkamv.compiler.types;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite's type rules, changed where PostgreSQL differs in ways users notice: the sum of integers
+ * is a bigint so it does not overflow, and the average of integers is a numeric, not a truncated
+ * integer. (The sum of bigints stays a bigint: Calcite's executor cannot sum into another type.)
+ */
+public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
+
+    public static final PostgresTypeSystem INSTANCE = new PostgresTypeSystem();
+
+    private PostgresTypeSystem() {
+    }
+
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
+        SqlTypeName name = argumentType.getSqlTypeName();
+        RelDataType sum = switch (name) {
+            case TINYINT, SMALLINT, INTEGER -> factory.createSqlType(SqlTypeName.BIGINT);
+            default -> super.deriveSumType(factory, argumentType);
+        };
+        return factory.createTypeWithNullability(sum, argumentType.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
+        return switch (argumentType.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> factory.createTypeWithNullability(
+                factory.createSqlType(SqlTypeName.DECIMAL, getMaxNumericPrecision(), 16), argumentType.isNullable());
+            default -> super.deriveAvgAggType(factory, argumentType);
+        };
+    }
+}
