@@ -62,7 +62,7 @@ class LauncherIT {
 
             assertThat(error.exitCode()).isEqualTo(1);
             assertThat(error.stderr())
-                .contains("ERROR:  Object 'missing_table' not found")
+                .contains("ERROR:  relation \"missing_table\" does not exist")
                 .contains("LINE 1: SELECT 1 FROM missing_table\n                      ^");
             assertThat(psql.run("SELECT 'still here'", "-A", "-t").stdout()).isEqualTo("still here\n");
         }

@@ -22,17 +22,46 @@ public final class Psql {
 
     /** Runs {@code psql -c sql} without a .psqlrc, exactly as a user would type it. */
     public Result run(String sql, String... options) throws IOException, InterruptedException {
+        return session(List.of(sql), options);
+    }
+
+    /** Runs several statements in one session ({@code -c} repeated), stopping at the first error. */
+    public Result session(List<String> statements, String... options) throws IOException, InterruptedException {
+        return await(start(statements, options), statements.toString());
+    }
+
+    /** Starts psql without waiting for it, e.g. for a statement that blocks. */
+    public Process start(List<String> statements, String... options) throws IOException {
         List<String> command = new ArrayList<>(List.of("psql", "-X", "-h", "localhost", "-p", String.valueOf(port),
             "-U", "root", "-d", "dev", "-v", "ON_ERROR_STOP=1"));
         command.addAll(List.of(options));
-        command.addAll(List.of("-c", sql));
-        Process process = new ProcessBuilder(command).start();
+        for (String statement : statements) {
+            command.addAll(List.of("-c", statement));
+        }
+        return new ProcessBuilder(command).start();
+    }
+
+    /** A single value: the first column of the first row, as psql prints it unaligned. */
+    public String value(String sql) throws IOException, InterruptedException {
+        Result result = run(sql, "-A", "-t");
+        if (result.exitCode() != 0) {
+            throw new IOException("psql failed on " + sql + ": " + result.stderr());
+        }
+        String out = result.stdout().strip();
+        int newline = out.indexOf('\n');
+        String firstRow = newline < 0 ? out : out.substring(0, newline);
+        int bar = firstRow.indexOf('|');
+        return bar < 0 ? firstRow : firstRow.substring(0, bar);
+    }
+
+    /** Waits for a psql started with {@link #start} and collects what it printed. */
+    public static Result await(Process process, String what) throws IOException, InterruptedException {
         process.getOutputStream().close();
         CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
         CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        if (!process.waitFor(180, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new IOException("psql did not finish within 60 s: " + sql);
+            throw new IOException("psql did not finish within 180 s: " + what);
         }
         return new Result(process.exitValue(), stdout.join(), stderr.join());
     }

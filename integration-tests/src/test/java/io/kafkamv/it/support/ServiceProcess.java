@@ -44,7 +44,7 @@ public final class ServiceProcess implements AutoCloseable {
         int kafkaPort = FreePorts.next();
         List<String> command = new ArrayList<>(List.of(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx512m",
+            "-Xmx1g",
             "-jar", jar().toString(),
             "--data-dir", dataDir.toString(),
             "--pg-port", String.valueOf(pgPort),

@@ -1,0 +1,39 @@
+package io.kafkamv.it.jobs;
+
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+
+/** What is left in Kafka of a job: its topics and its consumer group. */
+final class KafkaAdmin {
+
+    private KafkaAdmin() {
+    }
+
+    static Set<String> topicsOfJob(String bootstrapServers, long jobId) throws Exception {
+        try (Admin admin = Admin.create(properties(bootstrapServers))) {
+            return admin.listTopics().names().get().stream()
+                .filter(topic -> topic.startsWith("kmv-job-" + jobId + "-") || topic.endsWith("-" + jobId)
+                    && topic.startsWith("kmv-view-"))
+                .collect(Collectors.toSet());
+        }
+    }
+
+    static Set<String> groups(String bootstrapServers) throws Exception {
+        try (Admin admin = Admin.create(properties(bootstrapServers))) {
+            return admin.listGroups().all().get().stream()
+                .map(GroupListing::groupId)
+                .collect(Collectors.toSet());
+        }
+    }
+
+    private static Properties properties(String bootstrapServers) {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return properties;
+    }
+}

@@ -1,0 +1,36 @@
+package io.kafkamv.it.jobs;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.it.support.Psql;
+
+/** One row of SHOW JOBS as psql prints it. */
+record ShownJob(long id, String statement, double percent) {
+
+    static List<ShownJob> list(Psql psql) throws IOException, InterruptedException {
+        Psql.Result result = psql.run("SHOW JOBS", "-A", "-t");
+        if (result.exitCode() != 0) {
+            throw new IOException("SHOW JOBS failed: " + result.stderr());
+        }
+        List<ShownJob> jobs = new ArrayList<>();
+        for (String line : result.stdout().split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] fields = line.split("\\|");
+            jobs.add(new ShownJob(Long.parseLong(fields[0]), fields[1],
+                Double.parseDouble(fields[2].replace("%", ""))));
+        }
+        return jobs;
+    }
+
+    static ShownJob only(Psql psql) throws IOException, InterruptedException {
+        List<ShownJob> jobs = list(psql);
+        if (jobs.size() != 1) {
+            throw new AssertionError("expected one job, SHOW JOBS shows " + jobs);
+        }
+        return jobs.get(0);
+    }
+}
