@@ -52,8 +52,14 @@ final class BackendMessages {
     }
 
     void rowDescription(List<ResultColumn> columns) throws IOException {
+        rowDescription(columns, new short[0]);
+    }
+
+    /** Describes result columns; {@code formats} as the client asked in Bind (none: all text). */
+    void rowDescription(List<ResultColumn> columns, short[] formats) throws IOException {
         bodyOut.writeShort(columns.size());
-        for (ResultColumn column : columns) {
+        for (int i = 0; i < columns.size(); i++) {
+            ResultColumn column = columns.get(i);
             PgType type = PgType.of(column.type());
             cstring(column.name());
             bodyOut.writeInt(0);          // not a column of a table
@@ -61,24 +67,65 @@ final class BackendMessages {
             bodyOut.writeInt(type.oid());
             bodyOut.writeShort(type.size());
             bodyOut.writeInt(-1);         // type modifier
-            bodyOut.writeShort(0);        // text format
+            bodyOut.writeShort(binary(formats, i, type) ? 1 : 0);
         }
         send('T');
     }
 
     void dataRow(List<Object> values) throws IOException {
+        dataRow(values, null, new short[0]);
+    }
+
+    void dataRow(List<Object> values, List<ResultColumn> columns, short[] formats) throws IOException {
         bodyOut.writeShort(values.size());
-        for (Object value : values) {
-            String text = PgTextFormat.format(value);
-            if (text == null) {
+        for (int i = 0; i < values.size(); i++) {
+            Object value = values.get(i);
+            byte[] bytes;
+            if (value == null) {
+                bytes = null;
+            } else if (columns != null && binary(formats, i, PgType.of(columns.get(i).type()))) {
+                bytes = PgBinaryFormat.encode(value, PgType.of(columns.get(i).type()));
+            } else {
+                bytes = PgTextFormat.format(value).getBytes(StandardCharsets.UTF_8);
+            }
+            if (bytes == null) {
                 bodyOut.writeInt(-1);
             } else {
-                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
                 bodyOut.writeInt(bytes.length);
                 bodyOut.write(bytes);
             }
         }
         send('D');
+    }
+
+    /** Binary when the client asked for it (one code for all columns, or one per column) and we can. */
+    static boolean binary(short[] formats, int column, PgType type) {
+        short format = formats.length == 0 ? 0 : formats.length == 1 ? formats[0] : formats[column];
+        return format == 1 && PgBinaryFormat.supports(type);
+    }
+
+    void parseComplete() throws IOException {
+        send('1');
+    }
+
+    void bindComplete() throws IOException {
+        send('2');
+    }
+
+    void closeComplete() throws IOException {
+        send('3');
+    }
+
+    void noData() throws IOException {
+        send('n');
+    }
+
+    void parameterDescription(int[] typeOids) throws IOException {
+        bodyOut.writeShort(typeOids.length);
+        for (int oid : typeOids) {
+            bodyOut.writeInt(oid);
+        }
+        send('t');
     }
 
     void commandComplete(String tag) throws IOException {

@@ -104,8 +104,13 @@ final class PgConnection implements Runnable {
     }
 
     private void serve(FrontendMessages in, BackendMessages out) throws IOException {
+        PgExtendedQuery extended = new PgExtendedQuery(executor, session);
+        Notices notices = notice(out);
         FrontendMessages.Message message;
         while ((message = in.read()) != null) {
+            if (extended.handle(message, out, notices)) {
+                continue;
+            }
             switch (message.type()) {
                 case 'Q' -> simpleQuery(FrontendMessages.cstring(message.body()), out);
                 case 'X' -> {
@@ -113,7 +118,7 @@ final class PgConnection implements Runnable {
                 }
                 default -> {
                     out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION,
-                        "message type '" + message.type() + "' is not supported; use the simple query protocol"));
+                        "message type '" + message.type() + "' is not supported"));
                     out.readyForQuery('I');
                     out.flush();
                 }

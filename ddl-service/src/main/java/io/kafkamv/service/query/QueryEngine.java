@@ -73,14 +73,8 @@ public final class QueryEngine {
                 }
             });
             try (ResultSet resultSet = statement.executeQuery(sql)) {
-                ResultSetMetaData meta = resultSet.getMetaData();
-                int count = meta.getColumnCount();
-                List<ResultColumn> columns = new ArrayList<>(count);
-                for (int i = 1; i <= count; i++) {
-                    String label = meta.getColumnLabel(i);
-                    String name = label.startsWith("EXPR$") && i <= names.size() ? names.get(i - 1) : label;
-                    columns.add(new ResultColumn(name, sqlType(meta.getColumnType(i))));
-                }
+                List<ResultColumn> columns = columns(resultSet.getMetaData(), names);
+                int count = columns.size();
                 while (resultSet.next()) {
                     Object[] row = new Object[count];
                     for (int i = 1; i <= count; i++) {
@@ -95,6 +89,28 @@ public final class QueryEngine {
         } finally {
             running.accept(null);
         }
+    }
+
+    /** The columns a query would return, from Calcite's plan, without running it. */
+    public List<ResultColumn> describe(String sql) {
+        List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
+        try (java.sql.Connection connection = connect();
+             java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+            return columns(statement.getMetaData(), names);
+        } catch (SQLException e) {
+            throw translate(sql, e);
+        }
+    }
+
+    private static List<ResultColumn> columns(ResultSetMetaData meta, List<String> names) throws SQLException {
+        int count = meta.getColumnCount();
+        List<ResultColumn> columns = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            String label = meta.getColumnLabel(i);
+            String name = label.startsWith("EXPR$") && i <= names.size() ? names.get(i - 1) : label;
+            columns.add(new ResultColumn(name, sqlType(meta.getColumnType(i))));
+        }
+        return columns;
     }
 
     private java.sql.Connection connect() throws SQLException {

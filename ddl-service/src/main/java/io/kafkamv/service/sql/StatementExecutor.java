@@ -45,11 +45,50 @@ public final class StatementExecutor {
 
     public StatementResult execute(Session session, String text, Notices notices) {
         session.beginStatement();
+        String transactionTag = transactionTag(text);
+        if (transactionTag != null) {
+            // Views are kept up to date continuously; there is no transaction to open or commit.
+            // Clients such as pgjdbc with autocommit off send these anyway: accept them.
+            return new StatementResult.Command(transactionTag);
+        }
         try {
             return dispatch(session, SqlStatementParser.parse(text), text, notices);
         } catch (CompileException e) {
             throw views.explainInvisible(SqlErrors.from(e));
         }
+    }
+
+    /**
+     * The result columns a statement will have, without running it (for a query), or an empty list
+     * for statements that return no rows. Parameters ({@code $1}) are planned as nulls.
+     */
+    public java.util.List<ResultColumn> describe(Session session, String text) {
+        if (transactionTag(text) != null) {
+            return java.util.List.of();
+        }
+        try {
+            SqlNode node = SqlStatementParser.parse(text.replaceAll("\\$\\d+", "NULL"));
+            if (node.getKind().belongsTo(SqlKind.QUERY)) {
+                return context.queries().describe(text.replaceAll("\\$\\d+", "NULL"));
+            }
+            if (node instanceof SqlShow show) {
+                StatementResult result = show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
+                return ((StatementResult.Rows) result).columns();
+            }
+            return java.util.List.of();
+        } catch (CompileException e) {
+            throw SqlErrors.from(e);
+        }
+    }
+
+    private static String transactionTag(String text) {
+        String word = text.strip().split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
+        return switch (word) {
+            case "BEGIN", "START" -> "BEGIN";
+            case "COMMIT", "END" -> "COMMIT";
+            case "ROLLBACK", "ABORT" -> "ROLLBACK";
+            default -> null;
+        };
     }
 
     private StatementResult dispatch(Session session, SqlNode node, String text, Notices notices) {

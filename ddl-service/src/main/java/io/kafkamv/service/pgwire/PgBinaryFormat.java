@@ -1,0 +1,54 @@
+package io.kafkamv.service.pgwire;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Values in PostgreSQL's binary format, for clients that ask for it (pgjdbc does for a prepared
+ * statement it has run a few times). Types without a binary form here are sent as text.
+ */
+final class PgBinaryFormat {
+
+    private static final long POSTGRES_EPOCH_DAYS = LocalDate.of(2000, 1, 1).toEpochDay();
+    private static final long POSTGRES_EPOCH_MICROS =
+        LocalDateTime.of(2000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
+
+    private PgBinaryFormat() {
+    }
+
+    static boolean supports(PgType type) {
+        return switch (type) {
+            case BOOL, INT2, INT4, INT8, FLOAT4, FLOAT8, VARCHAR, BYTEA, DATE, TIMESTAMP, TIMESTAMPTZ, JSONB -> true;
+            default -> false;
+        };
+    }
+
+    static byte[] encode(Object value, PgType type) {
+        return switch (type) {
+            case BOOL -> new byte[] {(byte) (((Boolean) value) ? 1 : 0)};
+            case INT2 -> ByteBuffer.allocate(2).putShort(((Number) value).shortValue()).array();
+            case INT4 -> ByteBuffer.allocate(4).putInt(((Number) value).intValue()).array();
+            case INT8 -> ByteBuffer.allocate(8).putLong(((Number) value).longValue()).array();
+            case FLOAT4 -> ByteBuffer.allocate(4).putFloat(((Number) value).floatValue()).array();
+            case FLOAT8 -> ByteBuffer.allocate(8).putDouble(((Number) value).doubleValue()).array();
+            case BYTEA -> (byte[]) value;
+            case DATE -> ByteBuffer.allocate(4).putInt((int) (((java.sql.Date) value).toLocalDate().toEpochDay()
+                - POSTGRES_EPOCH_DAYS)).array();
+            case TIMESTAMP, TIMESTAMPTZ -> {
+                LocalDateTime time = ((java.sql.Timestamp) value).toLocalDateTime();
+                long micros = time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + time.getNano() / 1000;
+                yield ByteBuffer.allocate(8).putLong(micros - POSTGRES_EPOCH_MICROS).array();
+            }
+            case JSONB -> {
+                byte[] json = value.toString().getBytes(StandardCharsets.UTF_8);
+                yield ByteBuffer.allocate(json.length + 1).put((byte) 1).put(json).array();
+            }
+            default -> (value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString())
+                .getBytes(StandardCharsets.UTF_8);
+        };
+    }
+}

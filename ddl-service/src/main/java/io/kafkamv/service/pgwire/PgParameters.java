@@ -1,0 +1,128 @@
+package io.kafkamv.service.pgwire;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.kafkamv.service.sql.SqlError;
+import io.kafkamv.service.sql.SqlState;
+
+/**
+ * Bound parameters of the extended query protocol, written into the statement as SQL literals.
+ * The statement is then run like any other, so both protocols share one execution path.
+ */
+final class PgParameters {
+
+    private static final int BOOL = 16;
+    private static final int INT8 = 20;
+    private static final int INT2 = 21;
+    private static final int INT4 = 23;
+    private static final int OID = 26;
+    private static final int FLOAT4 = 700;
+    private static final int FLOAT8 = 701;
+    private static final int NUMERIC = 1700;
+    private static final int BYTEA = 17;
+
+    private PgParameters() {
+    }
+
+    /** A parameter's value as SQL literal text, from its text or binary wire form. */
+    static String literal(byte[] value, int typeOid, boolean binary) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (binary) {
+            return binaryLiteral(value, typeOid);
+        }
+        String text = new String(value, StandardCharsets.UTF_8);
+        return switch (typeOid) {
+            case INT2, INT4, INT8, OID, FLOAT4, FLOAT8, NUMERIC -> numeric(text);
+            case BOOL -> text.startsWith("t") || text.equalsIgnoreCase("true") ? "TRUE" : "FALSE";
+            default -> quote(text);
+        };
+    }
+
+    private static String binaryLiteral(byte[] value, int typeOid) {
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        return switch (typeOid) {
+            case INT2 -> String.valueOf(buffer.getShort());
+            case INT4, OID -> String.valueOf(buffer.getInt());
+            case INT8 -> String.valueOf(buffer.getLong());
+            case FLOAT4 -> String.valueOf(buffer.getFloat());
+            case FLOAT8 -> String.valueOf(buffer.getDouble());
+            case BOOL -> value[0] != 0 ? "TRUE" : "FALSE";
+            case BYTEA -> {
+                StringBuilder hex = new StringBuilder("X'");
+                for (byte b : value) {
+                    hex.append(String.format("%02x", b));
+                }
+                yield hex.append('\'').toString();
+            }
+            default -> quote(new String(value, StandardCharsets.UTF_8));
+        };
+    }
+
+    private static String numeric(String text) {
+        String trimmed = text.trim();
+        if (!trimmed.matches("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")) {
+            throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number: \"" + text + "\"");
+        }
+        return trimmed;
+    }
+
+    private static String quote(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    /**
+     * Replaces {@code $1}, {@code $2}, ... outside quotes and comments with the literals. A
+     * parameter that was not bound is an error the client made, not a statement to run.
+     */
+    static String substitute(String sql, List<String> literals) {
+        StringBuilder out = new StringBuilder(sql.length() + 16 * literals.size());
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = closing(sql, i, c);
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                end = end < 0 ? sql.length() : end;
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '$' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))) {
+                int end = i + 1;
+                while (end < sql.length() && Character.isDigit(sql.charAt(end))) {
+                    end++;
+                }
+                int index = Integer.parseInt(sql.substring(i + 1, end));
+                if (index < 1 || index > literals.size()) {
+                    throw SqlError.at(SqlState.PROTOCOL_VIOLATION, "there is no parameter $" + index, i + 1, null);
+                }
+                out.append(literals.get(index - 1));
+                i = end;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static int closing(String sql, int start, char quote) {
+        int j = start + 1;
+        while (j < sql.length()) {
+            if (sql.charAt(j) == quote) {
+                if (j + 1 < sql.length() && sql.charAt(j + 1) == quote) {
+                    j += 2;
+                    continue;
+                }
+                return j + 1;
+            }
+            j++;
+        }
+        return sql.length();
+    }
+}
