@@ -65,7 +65,7 @@ public final class TopologyFactory {
         public KTable<Object[], Object[]> visit(TableScanStep step) {
             RowSerde keySerde = new RowSerde(step.key());
             RowSerde valueSerde = new RowSerde(step.schema().columns());
-            return builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id() + "-source"),
+            return builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()),
                 Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                     .withKeySerde(keySerde).withValueSerde(valueSerde));
         }

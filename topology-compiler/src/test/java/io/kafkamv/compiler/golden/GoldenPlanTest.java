@@ -1,0 +1,81 @@
+package io.kafkamv.compiler.golden;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.kafkamv.compiler.CompiledView;
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.compiler.topology.TopologyFactory;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each {@code golden/views/<case>.sql} compiles to the plan in {@code <case>.plan.json} and the
+ * topology in {@code <case>.topology.txt}. Those files are written by this test, never by hand:
+ * run {@code mvn -pl topology-compiler test -Dtest=GoldenPlanTest -Dgolden.update=true} and review the diff.
+ */
+class GoldenPlanTest {
+
+    private static final Path GOLDEN = Paths.get("src/test/resources/golden/views");
+    private static final boolean UPDATE = Boolean.getBoolean("golden.update");
+
+    private static final List<Relation> CATALOG = List.of(
+        new Relation("t", new RowSchema(List.of(Column.of("v1", SqlType.INTEGER)), List.of()),
+            List.of(Relation.ROW_ID), "kmv-table-t-1001"),
+        new Relation("orders", new RowSchema(List.of(new Column("id", SqlType.BIGINT, false),
+            Column.of("customer", SqlType.VARCHAR), Column.of("amount", SqlType.INTEGER)), List.of("id")),
+            List.of(new Column("id", SqlType.BIGINT, false)), "kmv-table-orders-1002"),
+        new Relation("m", new RowSchema(List.of(Column.of("v1", SqlType.INTEGER)), List.of()),
+            List.of(Relation.ROW_ID), "kmv-view-m-1003"));
+
+    static Stream<String> cases() throws IOException {
+        try (Stream<Path> files = Files.list(GOLDEN)) {
+            return files.map(path -> path.getFileName().toString())
+                .filter(name -> name.endsWith(".sql"))
+                .map(name -> name.substring(0, name.length() - 4))
+                .sorted()
+                .toList()
+                .stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void compilesToTheGoldenPlanAndTopology(String name) throws IOException {
+        String sql = Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8).strip();
+        SqlCreateMaterializedView statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
+        CompiledView view = new SqlCompiler(() -> CATALOG).compileView(statement, sql, 2000);
+
+        String plan = PlanJson.toJson(view.plan()) + "\n";
+        String topology = TopologyFactory.build(PlanJson.fromJson(plan)).describe().toString();
+
+        assertThat(topology).as("generated names in the topology").doesNotContain("KSTREAM-", "KTABLE-");
+        check(name + ".plan.json", plan);
+        check(name + ".topology.txt", topology);
+    }
+
+    private static void check(String file, String actual) throws IOException {
+        Path path = GOLDEN.resolve(file);
+        if (UPDATE) {
+            Files.writeString(path, actual, StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(path).as("%s is missing; generate it with -Dgolden.update=true", file).exists();
+        assertThat(actual).as("%s differs; if the change is intended, regenerate with -Dgolden.update=true "
+            + "and review the diff", file).isEqualTo(Files.readString(path, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,1 @@
+CREATE MATERIALIZED VIEW totals AS SELECT count(*) AS n, sum(v1) AS total FROM t

@@ -1,0 +1,1 @@
+CREATE MATERIALIZED VIEW customers AS SELECT DISTINCT customer FROM orders

@@ -1,0 +1,1 @@
+CREATE MATERIALIZED VIEW digits AS SELECT v1 % 10 AS digit, count(*) AS n FROM m GROUP BY v1 % 10
