@@ -111,7 +111,7 @@ public final class KafkaMvService implements AutoCloseable {
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready);
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner);
         started.push(rest);
         ready = true;
     }

@@ -11,6 +11,7 @@ import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;
 import io.kafkamv.jobstore.Job;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
@@ -90,10 +91,16 @@ final class ViewRuntime implements AutoCloseable {
         }
     }
 
-    /** Stops the instance; with {@code deleteState}, its local state goes too. */
-    void stop(boolean deleteState) {
-        streams.close(Duration.ofSeconds(30));
-        if (deleteState) {
+    /**
+     * Stops the instance. With {@code forGood} (cancel, drop) it also leaves the consumer group at
+     * once, so the group can be deleted without waiting for the session to time out, and deletes
+     * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance.
+     */
+    void stop(boolean forGood) {
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(forGood
+            ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+            : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
+        if (forGood) {
             streams.cleanUp();
         }
     }

@@ -1,27 +1,62 @@
 package io.kafkamv.service.rest;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import io.javalin.Javalin;
 import io.javalin.http.HttpStatus;
+import io.javalin.json.JavalinJackson;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.sql.StatementExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The HTTP endpoint: health and readiness now, the REST API as it grows. */
+/** The HTTP endpoint: the REST API under {@code /v1}, health, readiness and the OpenAPI description. */
 public final class RestServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
 
     private final Javalin app;
 
-    public RestServer(String host, int port, BooleanSupplier ready) {
+    public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
+                      JobRunner runner) {
+        StatementsApi statements = new StatementsApi(executor);
+        JobsApi jobs = new JobsApi(store, executor);
+        ViewsApi views = new ViewsApi(store, runner);
+        byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.jetty.host = host;
             config.jetty.port = port;
+            config.jsonMapper(new JavalinJackson(JobStore.mapper(), false));
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/readyz", ctx -> {
                 boolean isReady = ready.getAsBoolean();
-                ctx.status(isReady ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-                    .json(Map.of("ready", isReady));
+                ctx.status(isReady ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(Map.of("ready", isReady));
+            });
+            config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+            config.routes.post("/v1/statements", statements::post);
+            config.routes.get("/v1/jobs", jobs::list);
+            config.routes.get("/v1/jobs/{id}", jobs::get);
+            config.routes.delete("/v1/jobs/{id}", jobs::cancel);
+            config.routes.post("/v1/jobs/{id}/wait", jobs::await);
+            config.routes.get("/v1/views", views::list);
+            config.routes.get("/v1/views/{name}", views::get);
+            config.routes.get("/v1/views/{name}/rows", views::rows);
+            config.routes.exception(Exception.class, (exception, ctx) -> {
+                boolean badRequest = exception instanceof IllegalArgumentException
+                    || exception.getClass().getName().contains("Json");
+                if (!badRequest) {
+                    LOG.error("REST request {} {} failed", ctx.method(), ctx.path(), exception);
+                }
+                int status = badRequest ? 400 : 500;
+                ctx.status(status).contentType(Problem.CONTENT_TYPE).json(Problem.of(status,
+                    badRequest ? "Bad request" : "Internal server error", String.valueOf(exception.getMessage())));
             });
         });
         app.start();
@@ -29,6 +64,17 @@ public final class RestServer implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = RestServer.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the classpath");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

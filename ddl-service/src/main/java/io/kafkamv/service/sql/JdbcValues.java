@@ -12,12 +12,12 @@ import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 
 /** Values as a query returns them (JDBC's Java types) converted to how a column stores them. */
-final class JdbcValues {
+public final class JdbcValues {
 
     private JdbcValues() {
     }
 
-    static Object toColumn(Object value, Column column) {
+    public static Object toColumn(Object value, Column column) {
         if (value == null) {
             if (!column.nullable()) {
                 throw SqlError.of(SqlState.NOT_NULL_VIOLATION,

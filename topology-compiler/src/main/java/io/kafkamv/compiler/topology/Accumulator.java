@@ -131,7 +131,9 @@ final class Accumulator {
             if (sum instanceof Double d) {
                 return d / count;
             }
-            return ((Number) sum).longValue() / count;
+            // Exact here; the output column's type decides the rounding (an integer column truncates).
+            return BigDecimal.valueOf(((Number) sum).longValue()).divide(BigDecimal.valueOf(count),
+                java.math.MathContext.DECIMAL128);
         }
 
         static BigDecimal toDecimal(Object value) {

@@ -97,8 +97,10 @@ public final class TopologyFactory {
                     Named.as(step.id() + "-aggregate"),
                     Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
                         .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
+            boolean global = groupBy.length == 0;
             return accumulators.mapValues((groupKey, accumulator) -> {
-                if (accumulator.rows <= 0) {
+                // A group without rows is gone; the single row of a global aggregate stays (count 0).
+                if (accumulator.rows <= 0 && !global) {
                     return null;
                 }
                 Object[] row = new Object[outputColumns.size()];

@@ -9,12 +9,18 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's type rules, changed where PostgreSQL differs in ways users notice: the sum of integers
  * is a bigint so it does not overflow, and the average of integers is a numeric, not a truncated
  * integer. (The sum of bigints stays a bigint: Calcite's executor cannot sum into another type.)
+ * CASE and UNION branches of different lengths are text, not CHAR padded with spaces.
  */
 public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
 
     public static final PostgresTypeSystem INSTANCE = new PostgresTypeSystem();
 
     private PostgresTypeSystem() {
+    }
+
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
     }
 
     @Override

@@ -26,7 +26,9 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * Compiles a view over in-test tables and runs it in Kafka's TopologyTestDriver: tables take
  * upserts and deletes by key, the view's contents are read back from its output topic.
  */
-final class ViewHarness implements AutoCloseable {
+public final class ViewHarness implements AutoCloseable {
+
+    private static final java.util.concurrent.atomic.AtomicLong HARNESSES = new java.util.concurrent.atomic.AtomicLong();
 
     private final Map<String, Relation> relations = new LinkedHashMap<>();
     private final Map<String, TestInputTopic<Object[], Object[]>> inputs = new HashMap<>();
@@ -37,18 +39,19 @@ final class ViewHarness implements AutoCloseable {
     private CompiledView view;
 
     /** A table keyed by its primary key columns. */
-    ViewHarness table(String name, List<String> primaryKey, Column... columns) {
+    public ViewHarness table(String name, List<String> primaryKey, Column... columns) {
         RowSchema schema = new RowSchema(List.of(columns), primaryKey);
         List<Column> key = primaryKey.stream().map(k -> schema.column(k).orElseThrow()).toList();
         relations.put(name, new Relation(name, schema, key, "kmv-table-" + name));
         return this;
     }
 
-    CompiledView view(String sql) {
+    public CompiledView view(String sql) {
         var statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
         view = new SqlCompiler(() -> relations.values()).compileView(statement, sql, 1001);
         Properties properties = new Properties();
-        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "view-test");
+        // Each harness its own application id, so that harnesses open at once keep separate state dirs.
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "view-test-" + HARNESSES.incrementAndGet());
         properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
         driver = new TopologyTestDriver(TopologyFactory.build(view.plan()), properties);
         for (Relation relation : relations.values()) {
@@ -63,7 +66,7 @@ final class ViewHarness implements AutoCloseable {
         return view;
     }
 
-    ViewHarness upsert(String table, Object... row) {
+    public ViewHarness upsert(String table, Object... row) {
         Relation relation = relations.get(table);
         Object[] key = relation.key().stream()
             .map(column -> row[relation.schema().columns().indexOf(column)])
@@ -72,13 +75,13 @@ final class ViewHarness implements AutoCloseable {
         return this;
     }
 
-    ViewHarness delete(String table, Object... key) {
+    public ViewHarness delete(String table, Object... key) {
         inputs.get(table).pipeInput(key, (Object[]) null);
         return this;
     }
 
     /** The view's rows now, in no particular order, each as a list. */
-    List<List<Object>> rows() {
+    public List<List<Object>> rows() {
         output.readKeyValuesToList().forEach(record -> {
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {

@@ -1,0 +1,142 @@
+package io.kafkamv.service.rest;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.javalin.http.Context;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.sql.Notices;
+import io.kafkamv.service.sql.SqlError;
+import io.kafkamv.service.sql.StatementExecutor;
+
+/** {@code /v1/jobs}: the same jobs SHOW JOBS lists, with their offsets and status. */
+final class JobsApi {
+
+    private final JobStore store;
+    private final StatementExecutor executor;
+
+    JobsApi(JobStore store, StatementExecutor executor) {
+        this.store = store;
+        this.executor = executor;
+    }
+
+    void list(Context ctx) {
+        ctx.json(Map.of("jobs", store.jobs().stream()
+            .filter(job -> job.status() != JobStatus.CANCELLING)
+            .sorted(Comparator.comparingLong(Job::id))
+            .map(JobsApi::json)
+            .toList()));
+    }
+
+    void get(Context ctx) {
+        job(ctx).ifPresent(job -> ctx.json(json(job)));
+    }
+
+    /** Cancels through CANCEL JOBS, so both doors cancel the same way. */
+    void cancel(Context ctx) {
+        if (job(ctx).isEmpty()) {
+            return;
+        }
+        try {
+            executor.execute(executor.openSession("rest", "dev"), "CANCEL JOBS " + ctx.pathParam("id"), Notices.NONE);
+            ctx.status(202).json(Map.of("id", Long.parseLong(ctx.pathParam("id")), "status", "CANCELLING"));
+        } catch (SqlError error) {
+            ctx.status(Problem.of(error, null).status()).contentType(Problem.CONTENT_TYPE).json(Problem.of(error, null));
+        }
+    }
+
+    /** Waits until the job has created its object, or {@code timeout} (e.g. {@code 30s}, default 60s) passes. */
+    void await(Context ctx) throws InterruptedException {
+        Optional<Job> job = job(ctx);
+        if (job.isEmpty()) {
+            return;
+        }
+        Duration timeout = timeout(ctx.queryParam("timeout"));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long id = job.get().id();
+        while (true) {
+            Optional<Job> current = store.job(id);
+            if (current.isEmpty()) {
+                ctx.status(410).contentType(Problem.CONTENT_TYPE)
+                    .json(Problem.of(410, "Gone", "job " + id + " was cancelled"));
+                return;
+            }
+            JobStatus status = current.get().status();
+            if (status != JobStatus.CREATING) {
+                ctx.status(status == JobStatus.CREATED ? 200 : 409).json(json(current.get()));
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                ctx.status(408).json(json(current.get()));
+                return;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private Optional<Job> job(Context ctx) {
+        long id;
+        try {
+            id = Long.parseLong(ctx.pathParam("id"));
+        } catch (NumberFormatException e) {
+            ctx.status(400).contentType(Problem.CONTENT_TYPE)
+                .json(Problem.of(400, "Bad request", "a job id is a number, not " + ctx.pathParam("id")));
+            return Optional.empty();
+        }
+        Optional<Job> job = store.job(id).filter(candidate -> candidate.status() != JobStatus.CANCELLING);
+        if (job.isEmpty()) {
+            ctx.status(404).contentType(Problem.CONTENT_TYPE).json(Problem.of(404, "Not found", "job " + id + " does not exist"));
+        }
+        return job;
+    }
+
+    static Duration timeout(String text) {
+        if (text == null || text.isBlank()) {
+            return Duration.ofSeconds(60);
+        }
+        String trimmed = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (trimmed.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(trimmed.substring(0, trimmed.length() - 2)));
+        }
+        if (trimmed.endsWith("s")) {
+            return Duration.ofSeconds(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)));
+        }
+        return Duration.ofSeconds(Long.parseLong(trimmed));
+    }
+
+    static Map<String, Object> json(Job job) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("id", job.id());
+        json.put("object", job.objectName());
+        json.put("statement", job.statement());
+        json.put("status", job.status().name());
+        json.put("background", job.background());
+        json.put("progress", job.progress());
+        json.put("percent", String.format(java.util.Locale.ROOT, "%.2f%%", job.progress() * 100));
+        json.put("partitions", partitions(job));
+        if (job.failure() != null) {
+            json.put("failure", job.failure());
+        }
+        json.put("backfillRateLimit", job.rateLimit());
+        json.put("createdAt", job.createdAt().toString());
+        json.put("updatedAt", job.updatedAt().toString());
+        return json;
+    }
+
+    private static List<Map<String, Object>> partitions(Job job) {
+        return job.targetOffsets().keySet().stream().sorted().map(partition -> {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("partition", partition);
+            json.put("start", job.startOffsets().getOrDefault(partition, 0L));
+            json.put("consumed", job.backfillOffsets().getOrDefault(partition, job.startOffsets().getOrDefault(partition, 0L)));
+            json.put("target", job.targetOffsets().get(partition));
+            return json;
+        }).toList();
+    }
+}
