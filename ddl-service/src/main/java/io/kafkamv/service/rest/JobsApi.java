@@ -47,7 +47,7 @@ final class JobsApi {
             executor.execute(executor.openSession("rest", "dev"), "CANCEL JOBS " + ctx.pathParam("id"), Notices.NONE);
             ctx.status(202).json(Map.of("id", Long.parseLong(ctx.pathParam("id")), "status", "CANCELLING"));
         } catch (SqlError error) {
-            ctx.status(Problem.of(error, null).status()).contentType(Problem.CONTENT_TYPE).json(Problem.of(error, null));
+            Problem.respond(ctx, Problem.of(error, null));
         }
     }
 
@@ -63,8 +63,7 @@ final class JobsApi {
         while (true) {
             Optional<Job> current = store.job(id);
             if (current.isEmpty()) {
-                ctx.status(410).contentType(Problem.CONTENT_TYPE)
-                    .json(Problem.of(410, "Gone", "job " + id + " was cancelled"));
+                Problem.respond(ctx, Problem.of(410, "Gone", "job " + id + " was cancelled"));
                 return;
             }
             JobStatus status = current.get().status();
@@ -85,13 +84,12 @@ final class JobsApi {
         try {
             id = Long.parseLong(ctx.pathParam("id"));
         } catch (NumberFormatException e) {
-            ctx.status(400).contentType(Problem.CONTENT_TYPE)
-                .json(Problem.of(400, "Bad request", "a job id is a number, not " + ctx.pathParam("id")));
+            Problem.respond(ctx, Problem.of(400, "Bad request", "a job id is a number, not " + ctx.pathParam("id")));
             return Optional.empty();
         }
         Optional<Job> job = store.job(id).filter(candidate -> candidate.status() != JobStatus.CANCELLING);
         if (job.isEmpty()) {
-            ctx.status(404).contentType(Problem.CONTENT_TYPE).json(Problem.of(404, "Not found", "job " + id + " does not exist"));
+            Problem.respond(ctx, Problem.of(404, "Not found", "job " + id + " does not exist"));
         }
         return job;
     }

@@ -20,6 +20,11 @@ record Problem(String type, String title, int status, String detail, String code
             error.position() > 0 ? error.position() : null, error.hint().orElse(null), statement);
     }
 
+    /** Answers with this problem: its status and {@code application/problem+json}. */
+    static void respond(io.javalin.http.Context ctx, Problem problem) {
+        ctx.status(problem.status()).json(problem).contentType(CONTENT_TYPE);
+    }
+
     static Problem of(int status, String title, String detail) {
         return new Problem("about:blank", title, status, detail, null, null, null, null);
     }

@@ -55,7 +55,7 @@ public final class RestServer implements AutoCloseable {
                     LOG.error("REST request {} {} failed", ctx.method(), ctx.path(), exception);
                 }
                 int status = badRequest ? 400 : 500;
-                ctx.status(status).contentType(Problem.CONTENT_TYPE).json(Problem.of(status,
+                Problem.respond(ctx, Problem.of(status,
                     badRequest ? "Bad request" : "Internal server error", String.valueOf(exception.getMessage())));
             });
         });

@@ -32,8 +32,7 @@ final class StatementsApi {
     void post(Context ctx) {
         Request request = ctx.bodyAsClass(Request.class);
         if (request.sql() == null || request.sql().isBlank()) {
-            ctx.status(400).contentType(Problem.CONTENT_TYPE)
-                .json(Problem.of(400, "Bad request", "the body needs a \"sql\" field with one or more statements"));
+            Problem.respond(ctx, Problem.of(400, "Bad request", "the body needs a \"sql\" field with one or more statements"));
             return;
         }
         Session session = executor.openSession("rest", "dev");
@@ -50,7 +49,7 @@ final class StatementsApi {
                 Problem problem = Problem.of(error.shiftedBy(statement.offset()), statement.text());
                 Map<String, Object> body = new LinkedHashMap<>(ProblemJson.toMap(problem));
                 body.put("results", results);
-                ctx.status(problem.status()).contentType(Problem.CONTENT_TYPE).json(body);
+                ctx.status(problem.status()).json(body).contentType(Problem.CONTENT_TYPE);
                 return;
             }
         }

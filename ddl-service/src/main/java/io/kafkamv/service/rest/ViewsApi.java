@@ -61,15 +61,14 @@ final class ViewsApi {
         Relation relation = CatalogService.relation(view.get());
         Optional<ReadOnlyKeyValueStore<Object[], Object[]>> rows = runner.viewStore(view.get().jobId());
         if (rows.isEmpty()) {
-            ctx.status(503).contentType(Problem.CONTENT_TYPE)
-                .json(Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
+            Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
             return;
         }
         List<String> key = ctx.queryParams("key");
         List<List<Object>> result = new ArrayList<>();
         if (!key.isEmpty()) {
             if (key.size() != relation.key().size()) {
-                ctx.status(400).contentType(Problem.CONTENT_TYPE).json(Problem.of(400, "Bad request",
+                Problem.respond(ctx, Problem.of(400, "Bad request",
                     "the view is keyed by " + relation.key().stream().map(Column::name).toList()
                         + ": give one key parameter for each"));
                 return;
@@ -80,7 +79,7 @@ final class ViewsApi {
                     keyRow[i] = JdbcValues.toColumn(key.get(i), relation.key().get(i));
                 }
             } catch (SqlError error) {
-                ctx.status(400).contentType(Problem.CONTENT_TYPE).json(Problem.of(error, null));
+                Problem.respond(ctx, Problem.of(error, null));
                 return;
             }
             Object[] row = rows.get().get(keyRow);
@@ -115,7 +114,7 @@ final class ViewsApi {
             String detail = store.object(name).filter(entry -> !entry.visible())
                 .map(entry -> "materialized view \"" + name + "\" is still being created (job " + entry.jobId() + ")")
                 .orElse("materialized view \"" + name + "\" does not exist");
-            ctx.status(404).contentType(Problem.CONTENT_TYPE).json(Problem.of(404, "Not found", detail));
+            Problem.respond(ctx, Problem.of(404, "Not found", detail));
         }
         return view;
     }

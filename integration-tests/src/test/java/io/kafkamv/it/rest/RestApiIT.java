@@ -79,7 +79,7 @@ class RestApiIT {
         assertThat(error.contentType()).startsWith("application/problem+json");
         assertThat(error.body().get("code").asText()).isEqualTo("42P01");
         assertThat(error.body().get("detail").asText()).isEqualTo("relation \"nowhere\" does not exist");
-        assertThat(error.body().get("position").asInt()).isEqualTo(29);
+        assertThat(error.body().get("position").asInt()).as("1-based, in the whole request").isEqualTo(28);
         assertThat(error.body().at("/results/0/tag").asText()).isEqualTo("SELECT 1");
 
         assertThat(get("/v1/jobs/424242").status()).isEqualTo(404);
