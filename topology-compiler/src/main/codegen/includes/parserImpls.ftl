@@ -277,3 +277,28 @@ SqlNode SqlFlushStatement() :
 {
     <FLUSH> { return new SqlFlush(getPos()); }
 }
+
+/** ALTER MATERIALIZED VIEW name SET option = value, e.g. BACKFILL_RATE_LIMIT = 1000 */
+SqlNode SqlAlterMaterializedViewStatement() :
+{
+    final Span s;
+    final SqlIdentifier id;
+    final SqlIdentifier option;
+    final SqlNode value;
+}
+{
+    <ALTER> { s = span(); }
+    <MATERIALIZED> <VIEW>
+    id = CompoundIdentifier()
+    <SET>
+    option = SimpleIdentifier()
+    <EQ>
+    (
+        value = Literal()
+    |
+        value = SimpleIdentifier()
+    )
+    {
+        return new SqlAlterMaterializedView(s.end(this), id, option.getSimple(), value);
+    }
+}

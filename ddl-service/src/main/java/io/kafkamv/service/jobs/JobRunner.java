@@ -65,6 +65,17 @@ public final class JobRunner implements AutoCloseable {
     public void start() {
         store.addListener(() -> loop.execute(this::reconcileSafely));
         loop.scheduleWithFixedDelay(this::reconcileSafely, 0, 1, TimeUnit.SECONDS);
+        loop.scheduleWithFixedDelay(this::throttleBackfills, 100, 100, TimeUnit.MILLISECONDS);
+    }
+
+    private void throttleBackfills() {
+        runtimes.forEach((id, runtime) -> store.job(id).ifPresent(job -> {
+            try {
+                runtime.throttle(job);
+            } catch (RuntimeException e) {
+                LOG.debug("Throttling job {} failed: {}", id, e.toString());
+            }
+        }));
     }
 
     /** The rows of a job's view on this instance, if it runs here and its store is ready. */

@@ -27,6 +27,7 @@ final class ViewRuntime implements AutoCloseable {
     private final PhysicalPlan plan;
     private final KafkaStreams streams;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final BackfillThrottle throttle = new BackfillThrottle();
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
         this.job = job;
@@ -45,8 +46,10 @@ final class ViewRuntime implements AutoCloseable {
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job.id()));
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        // Progress is read from committed offsets, so commit often enough for a progress bar to move.
-        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        // Exactly once: an instance that dies mid-batch must not make a survivor count its records twice.
+        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // Progress and FLUSH read committed offsets: commit often enough for both to feel live.
+        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
         properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
         properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
             LogAndContinueExceptionHandler.class);
@@ -72,6 +75,15 @@ final class ViewRuntime implements AutoCloseable {
 
     boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Applies the job's current backfill rate limit while it creates its object, and lifts it after. */
+    synchronized void throttle(Job current) {
+        if (current.status() == io.kafkamv.jobstore.JobStatus.CREATING && current.rateLimit() >= 0) {
+            throttle.apply(current.rateLimit(), streams, plan.sourceTopics());
+        } else {
+            throttle.release(streams);
+        }
     }
 
     Optional<Throwable> failure() {

@@ -64,6 +64,29 @@ final class JobCommands {
         context.store().put(job.withStatus(JobStatus.CANCELLING, reason));
     }
 
+    /** ALTER MATERIALIZED VIEW v SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives restarts. */
+    StatementResult alter(io.kafkamv.compiler.parser.SqlAlterMaterializedView alter) {
+        String name = alter.name().getSimple();
+        if (!"backfill_rate_limit".equals(alter.option())) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "unrecognized materialized view option \""
+                + alter.option() + "\"");
+        }
+        long limit;
+        try {
+            limit = Long.parseLong(alter.value());
+        } catch (NumberFormatException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "BACKFILL_RATE_LIMIT must be an integer (records "
+                + "per second; 0 pauses, a negative value means no limit), not " + alter.value());
+        }
+        var entry = context.catalog().entry(name).orElseThrow(() ->
+            SqlError.of(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+        Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status() == JobStatus.CREATING)
+            .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                "materialized view \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
+        context.store().put(job.withRateLimit(limit));
+        return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+    }
+
     StatementResult awaitAll(Session session) {
         while (true) {
             session.checkCancelled();

@@ -114,6 +114,9 @@ public final class StatementExecutor {
         if (node instanceof SqlWait wait) {
             return wait.view().isPresent() ? jobs.awaitView(session, wait.view().get().getSimple()) : jobs.awaitAll(session);
         }
+        if (node instanceof io.kafkamv.compiler.parser.SqlAlterMaterializedView alter) {
+            return jobs.alter(alter);
+        }
         if (node instanceof SqlFlush) {
             return jobs.flush(session);
         }

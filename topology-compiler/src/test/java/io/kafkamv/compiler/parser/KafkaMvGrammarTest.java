@@ -73,6 +73,10 @@ class KafkaMvGrammarTest {
         assertThat(parse("WAIT", SqlWait.class).view()).isEmpty();
         assertThat(parse("WAIT MATERIALIZED VIEW m", SqlWait.class).view()).isPresent();
         assertThat(parse("FLUSH", SqlNode.class)).isInstanceOf(SqlFlush.class);
+        SqlAlterMaterializedView alter = parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0",
+            SqlAlterMaterializedView.class);
+        assertThat(alter.option()).isEqualTo("backfill_rate_limit");
+        assertThat(alter.value()).isEqualTo("0");
         assertThat(((SqlIdentifier) parse("SET BACKGROUND_DDL = true", SqlSetOption.class).name()).getSimple())
             .isEqualTo("background_ddl");
     }

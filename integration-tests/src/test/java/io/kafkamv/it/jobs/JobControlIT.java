@@ -1,0 +1,121 @@
+package io.kafkamv.it.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.embedded.EmbeddedKafkaCluster;
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Steering jobs: backfill rate limits, Ctrl-C on a foreground create, and an instance dying under a job. */
+class JobControlIT {
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void rateLimitZeroPausesTheBackfillAndTheLimitSurvivesARestart() throws Exception {
+        Path dataDir = workDir.resolve("data");
+        long id;
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 200_000);
+            Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            id = ShownJob.only(psql).id();
+
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10))
+                .until(() -> ShownJob.only(psql).percent() == 0.0);
+            assertThat(job(service, id).get("backfillRateLimit").asLong()).isZero();
+
+            assertThat(psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 20000").stdout())
+                .isEqualTo("ALTER_MATERIALIZED_VIEW\n");
+            await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.only(psql).percent() > 0);
+            service.kill();
+        }
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(job(service, id).get("backfillRateLimit").asLong()).isEqualTo(20000);
+
+            psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = -1");
+            assertThat(psql.run("WAIT").exitCode()).isZero();
+            assertThat(psql.value("SELECT count(*) FROM m")).isEqualTo("200000");
+            assertThat(psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 5").stderr())
+                .contains("is already created");
+        }
+    }
+
+    @Test
+    void ctrlCOnAForegroundCreateCancelsTheJob() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 300_000);
+            Process foreground = psql.start(List.of("SET BACKFILL_RATE_LIMIT = 0",
+                "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).size() == 1);
+            long id = ShownJob.only(psql).id();
+
+            // What Ctrl-C does: psql sends a CancelRequest on a new connection.
+            new ProcessBuilder("kill", "-INT", String.valueOf(foreground.pid())).start().waitFor();
+
+            Psql.Result result = Psql.await(foreground, "the cancelled CREATE");
+            assertThat(result.exitCode()).isNotZero();
+            assertThat(result.stderr()).contains("canceling statement due to user request");
+            assertThat(ShownJob.list(psql)).isEmpty();
+            await().atMost(Duration.ofSeconds(60))
+                .until(() -> KafkaAdmin.topicsOfJob(service.bootstrapServers(), id).isEmpty());
+            assertThat(psql.run("SHOW MATERIALIZED VIEWS", "-A", "-t").stdout()).isEmpty();
+        }
+    }
+
+    @Test
+    void whenOneOfTwoInstancesDiesTheOtherFinishesTheJob() throws Exception {
+        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(workDir.resolve("kafka")).build().start()) {
+            String external = "--bootstrap-servers=" + kafka.bootstrapServers();
+            try (ServiceProcess first = ServiceProcess.start(workDir.resolve("first"), external);
+                 ServiceProcess second = ServiceProcess.start(workDir.resolve("second"), external)) {
+                Psql psqlFirst = new Psql(first.pgPort());
+                Psql psqlSecond = new Psql(second.pgPort());
+                fill(psqlFirst, 1_000_000);
+                psqlFirst.session(List.of("SET BACKGROUND_DDL = true",
+                    "CREATE MATERIALIZED VIEW m AS SELECT v1 % 100 AS k, count(*) AS n FROM t GROUP BY v1 % 100"));
+                long id = ShownJob.only(psqlSecond).id();
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ShownJob.list(psqlSecond).stream().anyMatch(job -> job.percent() >= 30));
+
+                first.kill();
+
+                assertThat(psqlSecond.run("WAIT").exitCode()).isZero();
+                assertThat(psqlSecond.value("SELECT count(*) || ',' || sum(n) FROM m")).isEqualTo("100,1000000");
+                assertThat(ShownJob.list(psqlSecond)).isEmpty();
+                assertThat(KafkaAdmin.topicsOfJob(kafka.bootstrapServers(), id)).isNotEmpty();
+            }
+        }
+    }
+
+    private static JsonNode job(ServiceProcess service, long id) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort() + "/v1/jobs/" + id)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        return new ObjectMapper().readTree(response.body());
+    }
+
+    private static void fill(Psql psql, int rows) throws Exception {
+        Psql.Result result = psql.session(List.of("CREATE TABLE t(v1 int)",
+            "INSERT INTO t SELECT * FROM generate_series(1, " + rows + ")", "FLUSH"));
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+    }
+}
