@@ -126,6 +126,9 @@ public final class StatementExecutor {
         if (node instanceof SqlInsert insert) {
             return tables.insert(session, insert, text);
         }
+        if (node instanceof org.apache.calcite.sql.SqlUpdate || node instanceof org.apache.calcite.sql.SqlDelete) {
+            return tables.updateOrDelete(session, (org.apache.calcite.sql.SqlCall) node, text);
+        }
         if (node.getKind().belongsTo(SqlKind.QUERY)) {
             return context.queries().query(text, session::running);
         }

@@ -19,6 +19,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.tables.TableWriter;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
@@ -137,15 +138,7 @@ final class TableCommands {
 
     StatementResult insert(Session session, SqlInsert insert, String text) {
         String name = ((SqlIdentifier) insert.getTargetTable()).getSimple();
-        CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
-            .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
-                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, insert.getTargetTable().getParserPosition()),
-                null));
-        if (entry.kind() != ObjectKind.TABLE) {
-            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot insert into " + entry.kind().name()
-                .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " \"" + name + "\"");
-        }
-        Relation table = CatalogService.relation(entry);
+        Relation table = writableTable(name, insert.getTargetTable(), text);
         List<Column> targets = targetColumns(table, insert.getTargetColumnList());
         int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
         String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
@@ -174,6 +167,82 @@ final class TableCommands {
         }
         long count = batch.complete();
         return new StatementResult.Command("INSERT 0 " + count);
+    }
+
+    /**
+     * UPDATE and DELETE on a table with a primary key: the rows to change are found by a query over
+     * the table, then written back as upserts (a changed key deletes the old row) or tombstones.
+     */
+    StatementResult updateOrDelete(Session session, SqlCall statement, String text) {
+        boolean update = statement instanceof org.apache.calcite.sql.SqlUpdate;
+        SqlNode target = update ? ((org.apache.calcite.sql.SqlUpdate) statement).getTargetTable()
+            : ((org.apache.calcite.sql.SqlDelete) statement).getTargetTable();
+        SqlNode condition = update ? ((org.apache.calcite.sql.SqlUpdate) statement).getCondition()
+            : ((org.apache.calcite.sql.SqlDelete) statement).getCondition();
+        String name = ((SqlIdentifier) target).getSimple();
+        Relation table = writableTable(name, target, text);
+        if (table.schema().appendOnly()) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, (update ? "UPDATE" : "DELETE")
+                + " needs a table with a primary key; \"" + name + "\" has none");
+        }
+        List<Column> columns = table.schema().columns();
+        StringBuilder query = new StringBuilder("SELECT ");
+        query.append(String.join(", ", columns.stream().map(column -> quote(column.name())).toList()));
+        int[] assigned = new int[0];
+        if (update) {
+            org.apache.calcite.sql.SqlUpdate sqlUpdate = (org.apache.calcite.sql.SqlUpdate) statement;
+            List<Column> targets = targetColumns(table, sqlUpdate.getTargetColumnList());
+            assigned = targets.stream().mapToInt(columns::indexOf).toArray();
+            for (SqlNode expression : sqlUpdate.getSourceExpressionList()) {
+                query.append(", ").append(expression.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
+            }
+        }
+        query.append(" FROM ").append(quote(name));
+        if (condition != null) {
+            query.append(" WHERE ").append(condition.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
+        }
+        TableWriter.Batch batch = context.writer().batch(table);
+        int[] newValues = assigned;
+        List<String> keys = table.schema().keyColumns();
+        long[] matched = {0};
+        context.queries().forEachRow(query.toString(), session::running, row -> {
+            matched[0]++;
+            Object[] old = new Object[columns.size()];
+            for (int i = 0; i < old.length; i++) {
+                old[i] = JdbcValues.toColumn(row[i], columns.get(i));
+            }
+            if (!update) {
+                batch.delete(old);
+                return;
+            }
+            Object[] changed = old.clone();
+            for (int i = 0; i < newValues.length; i++) {
+                changed[newValues[i]] = JdbcValues.toColumn(row[columns.size() + i], columns.get(newValues[i]));
+            }
+            boolean keyChanged = keys.stream().map(key -> table.schema().columns().indexOf(table.schema().column(key)
+                .orElseThrow())).anyMatch(index -> !java.util.Objects.equals(old[index], changed[index]));
+            if (keyChanged) {
+                batch.delete(old);
+            }
+            batch.upsert(changed);
+        });
+        batch.complete();
+        return new StatementResult.Command((update ? "UPDATE " : "DELETE ") + matched[0]);
+    }
+
+    private Relation writableTable(String name, SqlNode target, String text) {
+        CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
+            .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
+                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, target.getParserPosition()), null));
+        if (entry.kind() != ObjectKind.TABLE) {
+            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot change " + entry.kind().name()
+                .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " \"" + name + "\": only tables take writes");
+        }
+        return CatalogService.relation(entry);
+    }
+
+    private static String quote(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     private static List<Column> targetColumns(Relation table, SqlNodeList names) {
