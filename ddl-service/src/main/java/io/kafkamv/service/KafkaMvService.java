@@ -26,6 +26,7 @@ import io.kafkamv.jobstore.JobStoreTopic;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.pgwire.PgWireServer;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
@@ -98,7 +99,9 @@ public final class KafkaMvService implements AutoCloseable {
         String instanceId = instanceId(config.dataDir());
         cancelOrphanedForegroundJobs(store, instanceId);
 
-        JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"));
+        ServiceMetrics metrics = new ServiceMetrics(store);
+        started.push(metrics);
+        JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry());
         started.push(runner);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
@@ -106,12 +109,12 @@ public final class KafkaMvService implements AutoCloseable {
         CatalogService catalog = new CatalogService(store);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
-            admin, clientProperties, instanceId, 4, replicationFactor));
+            admin, clientProperties, instanceId, 4, replicationFactor, metrics));
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner);
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics);
         started.push(rest);
         ready = true;
     }

@@ -21,6 +21,7 @@ import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectStatus;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -48,6 +49,7 @@ public final class JobRunner implements AutoCloseable {
     private final Properties clientProperties;
     private final Path stateDir;
     private final Admin admin;
+    private final MeterRegistry metrics;
     private final Map<Long, ViewRuntime> runtimes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-runner");
@@ -55,8 +57,9 @@ public final class JobRunner implements AutoCloseable {
         return thread;
     });
 
-    public JobRunner(JobStore store, Properties clientProperties, Path stateDir) {
+    public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
         this.admin = Admin.create(clientProperties);
@@ -183,7 +186,7 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         try {
-            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir));
+            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (RuntimeException e) {
             LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);

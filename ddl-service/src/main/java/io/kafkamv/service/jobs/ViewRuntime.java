@@ -10,6 +10,9 @@ import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;
 import io.kafkamv.jobstore.Job;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -28,6 +31,7 @@ final class ViewRuntime implements AutoCloseable {
     private final KafkaStreams streams;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final BackfillThrottle throttle = new BackfillThrottle();
+    private KafkaStreamsMetrics metrics;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
         this.job = job;
@@ -39,7 +43,7 @@ final class ViewRuntime implements AutoCloseable {
         return "kmv-job-" + jobId;
     }
 
-    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir) {
+    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry) {
         PhysicalPlan plan = PlanJson.fromTree(job.plan());
         Properties properties = new Properties();
         properties.putAll(clientProperties);
@@ -61,6 +65,9 @@ final class ViewRuntime implements AutoCloseable {
             runtime.failure.set(exception);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        runtime.metrics = new KafkaStreamsMetrics(streams, Tags.of("job_id", String.valueOf(job.id()),
+            "object", job.objectName()));
+        runtime.metrics.bindTo(registry);
         streams.start();
         return runtime;
     }
@@ -109,6 +116,7 @@ final class ViewRuntime implements AutoCloseable {
      * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance.
      */
     void stop(boolean forGood) {
+        metrics.close();
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(forGood
             ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
             : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));

@@ -11,6 +11,7 @@ import io.javalin.http.HttpStatus;
 import io.javalin.json.JavalinJackson;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.sql.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ public final class RestServer implements AutoCloseable {
     private final Javalin app;
 
     public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
-                      JobRunner runner) {
+                      JobRunner runner, ServiceMetrics metrics) {
         StatementsApi statements = new StatementsApi(executor);
         JobsApi jobs = new JobsApi(store, executor);
         ViewsApi views = new ViewsApi(store, runner);
@@ -39,6 +40,8 @@ public final class RestServer implements AutoCloseable {
                 boolean isReady = ready.getAsBoolean();
                 ctx.status(isReady ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(Map.of("ready", isReady));
             });
+            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                .result(metrics.scrape()));
             config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
             config.routes.post("/v1/statements", statements::post);
             config.routes.get("/v1/jobs", jobs::list);

@@ -5,6 +5,7 @@ import java.util.Properties;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.kafka.clients.admin.Admin;
@@ -26,5 +27,6 @@ public record ServiceContext(
     Properties clientProperties,
     String instanceId,
     int topicPartitions,
-    short replicationFactor) {
+    short replicationFactor,
+    ServiceMetrics metrics) {
 }

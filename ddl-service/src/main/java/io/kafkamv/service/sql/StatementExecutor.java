@@ -51,11 +51,31 @@ public final class StatementExecutor {
             // Clients such as pgjdbc with autocommit off send these anyway: accept them.
             return new StatementResult.Command(transactionTag);
         }
+        long started = System.nanoTime();
+        String kind = "unknown";
+        String failure = null;
         try {
-            return dispatch(session, SqlStatementParser.parse(text), text, notices);
+            SqlNode node = SqlStatementParser.parse(text);
+            kind = kind(node);
+            return dispatch(session, node, text, notices);
         } catch (CompileException e) {
-            throw views.explainInvisible(SqlErrors.from(e));
+            SqlError error = views.explainInvisible(SqlErrors.from(e));
+            failure = error.state().code();
+            throw error;
+        } catch (SqlError e) {
+            failure = e.state().code();
+            throw e;
+        } finally {
+            context.metrics().statement(kind, java.time.Duration.ofNanos(System.nanoTime() - started), failure);
         }
+    }
+
+    /** A low-cardinality name for a statement, for metrics: select, insert, create_materialized_view, ... */
+    private static String kind(SqlNode node) {
+        return node.getKind().name().toLowerCase(java.util.Locale.ROOT).equals("other")
+            || node.getKind() == SqlKind.OTHER_DDL
+            ? node.getClass().getSimpleName().replaceFirst("^Sql", "").toLowerCase(java.util.Locale.ROOT)
+            : node.getKind().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -87,6 +87,23 @@ class RestApiIT {
     }
 
     @Test
+    void metricsArePrometheusText() throws Exception {
+        post("/v1/statements", statements("CREATE TABLE metered (v INT); INSERT INTO metered VALUES (1); "
+            + "CREATE MATERIALIZED VIEW metered_view AS SELECT count(*) AS n FROM metered; SELECT n FROM metered_view", false));
+
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri("/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body())
+            .contains("kafkamv_statements_seconds_count{kind=\"select\",outcome=\"ok\"}")
+            .contains("kafkamv_jobs{status=\"created\"}")
+            .contains("kafkamv_job_progress{job_id=")
+            .contains("kafka_stream_")
+            .contains("jvm_memory_used_bytes");
+    }
+
+    @Test
     void openApiDescribesTheApi() throws Exception {
         JsonNode openApi = get("/openapi.json").body();
 
