@@ -7,10 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -39,9 +36,6 @@ import io.kafkamv.service.tables.TableWriter;
 import io.kafkamv.service.tables.TopicSnapshot;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,7 +95,8 @@ public final class KafkaMvService implements AutoCloseable {
 
         ServiceMetrics metrics = new ServiceMetrics(store);
         started.push(metrics);
-        JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry());
+        JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry(),
+            config.advertisedHost() + ":" + config.httpPort());
         started.push(runner);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
@@ -124,23 +119,14 @@ public final class KafkaMvService implements AutoCloseable {
             if (entry.kind() == ObjectKind.TABLE) {
                 return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
             }
-            Optional<ReadOnlyKeyValueStore<Object[], Object[]>> view;
             try {
-                view = runner.awaitViewStore(entry.jobId(), Duration.ofSeconds(60));
+                return runner.viewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
             }
-            var store = view.orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
-            List<Object[]> rows = new ArrayList<>();
-            try (KeyValueIterator<Object[], Object[]> iterator = store.all()) {
-                while (iterator.hasNext()) {
-                    KeyValue<Object[], Object[]> next = iterator.next();
-                    rows.add(next.value);
-                }
-            }
-            return rows;
         };
     }
 

@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * How one kafka-mv instance runs. Without {@code bootstrapServers} it starts its own single-node
  * Kafka broker under {@code dataDir}; with them it joins an existing cluster and keeps nothing
- * but RocksDB state on local disk.
+ * but RocksDB state on local disk. {@code advertisedHost} is how other instances reach this one's
+ * REST port, to read the parts of views that live here.
  */
 public record ServiceConfig(
     Path dataDir,
@@ -15,7 +16,8 @@ public record ServiceConfig(
     int httpPort,
     int kafkaPort,
     Optional<String> bootstrapServers,
-    String jobStoreTopic) {
+    String jobStoreTopic,
+    String advertisedHost) {
 
     public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
 

@@ -50,6 +50,8 @@ public final class JobRunner implements AutoCloseable {
     private final Path stateDir;
     private final Admin admin;
     private final MeterRegistry metrics;
+    private final String applicationServer;
+    private final RemoteViewRows remoteRows;
     private final Map<Long, ViewRuntime> runtimes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-runner");
@@ -57,8 +59,11 @@ public final class JobRunner implements AutoCloseable {
         return thread;
     });
 
-    public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics) {
+    public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics,
+                     String applicationServer) {
         this.store = store;
+        this.applicationServer = applicationServer;
+        this.remoteRows = new RemoteViewRows();
         this.metrics = metrics;
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
@@ -97,6 +102,42 @@ public final class JobRunner implements AutoCloseable {
             store = viewStore(jobId);
         }
         return store;
+    }
+
+    /**
+     * All rows of a job's view across the cluster: this instance's partitions from its store, the
+     * others' from their REST endpoints. Empty while the local store is not ready within {@code timeout}.
+     */
+    public Optional<List<Object[]>> viewRows(long jobId, Duration timeout) throws InterruptedException {
+        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> local = awaitViewStore(jobId, timeout);
+        ViewRuntime runtime = runtimes.get(jobId);
+        if (local.isEmpty() || runtime == null) {
+            return Optional.empty();
+        }
+        List<Object[]> rows = new java.util.ArrayList<>();
+        try (var iterator = local.get().all()) {
+            iterator.forEachRemaining(entry -> rows.add(entry.value));
+        }
+        var codec = new io.kafkamv.connectors.row.RowCodec(runtime.plan().schema().columns());
+        for (String host : runtime.otherHosts(applicationServer)) {
+            for (byte[] encoded : remoteRows.fetch(host, jobId)) {
+                rows.add(codec.decode(encoded));
+            }
+        }
+        return Optional.of(rows);
+    }
+
+    /** This instance's rows of a job's view, encoded, for other instances that read the whole view. */
+    public Optional<List<byte[]>> localViewRows(long jobId) {
+        ViewRuntime runtime = runtimes.get(jobId);
+        return viewStore(jobId).map(store -> {
+            var codec = new io.kafkamv.connectors.row.RowCodec(runtime.plan().schema().columns());
+            List<byte[]> rows = new java.util.ArrayList<>();
+            try (var iterator = store.all()) {
+                iterator.forEachRemaining(entry -> rows.add(codec.encode(entry.value)));
+            }
+            return rows;
+        });
     }
 
     /**
@@ -186,7 +227,7 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         try {
-            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics));
+            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (RuntimeException e) {
             LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);

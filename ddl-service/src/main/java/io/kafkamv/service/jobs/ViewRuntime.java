@@ -43,12 +43,15 @@ final class ViewRuntime implements AutoCloseable {
         return "kmv-job-" + jobId;
     }
 
-    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry) {
+    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry,
+                             String applicationServer) {
         PhysicalPlan plan = PlanJson.fromTree(job.plan());
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job.id()));
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // Other instances find the partitions of a view that live here by this address.
+        properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
         properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         // Exactly once: an instance that dies mid-batch must not make a survivor count its records twice.
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -108,6 +111,15 @@ final class ViewRuntime implements AutoCloseable {
         } catch (RuntimeException notReady) {
             return Optional.empty();
         }
+    }
+
+    /** The other instances that hold partitions of this view's rows, as host:port of their REST endpoint. */
+    java.util.List<String> otherHosts(String self) {
+        return streams.streamsMetadataForStore(plan.store()).stream()
+            .map(metadata -> metadata.hostInfo().host() + ":" + metadata.hostInfo().port())
+            .filter(host -> !host.equals(self))
+            .distinct()
+            .toList();
     }
 
     /**

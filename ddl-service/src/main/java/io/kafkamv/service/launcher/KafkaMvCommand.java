@@ -46,6 +46,10 @@ public final class KafkaMvCommand implements Callable<Integer> {
         description = "Compacted topic holding the catalog and jobs (env KAFKA_MV_JOB_STORE_TOPIC; default ${DEFAULT-VALUE}).")
     String jobStoreTopic;
 
+    @Option(names = "--advertised-host", defaultValue = "${env:KAFKA_MV_ADVERTISED_HOST:-localhost}",
+        description = "How other instances reach this one's REST port (env KAFKA_MV_ADVERTISED_HOST; default ${DEFAULT-VALUE}).")
+    String advertisedHost;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
     }
@@ -53,7 +57,7 @@ public final class KafkaMvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
-            Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic);
+            Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost);
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

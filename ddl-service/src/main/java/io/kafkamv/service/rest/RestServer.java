@@ -48,6 +48,11 @@ public final class RestServer implements AutoCloseable {
             config.routes.get("/v1/jobs/{id}", jobs::get);
             config.routes.delete("/v1/jobs/{id}", jobs::cancel);
             config.routes.post("/v1/jobs/{id}/wait", jobs::await);
+            config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.localViewRows(Long.parseLong(ctx.pathParam("id")))
+                .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
+                        .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
+                    () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
+                        "job " + ctx.pathParam("id") + " has no ready rows on this instance"))));
             config.routes.get("/v1/views", views::list);
             config.routes.get("/v1/views/{name}", views::get);
             config.routes.get("/v1/views/{name}/rows", views::rows);

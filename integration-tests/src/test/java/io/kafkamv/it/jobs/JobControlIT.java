@@ -106,9 +106,39 @@ class JobControlIT {
         }
     }
 
+    @Test
+    void everyInstanceAnswersWithTheWholeViewWhenItsPartitionsAreSpreadOverTwo() throws Exception {
+        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(workDir.resolve("kafka")).build().start()) {
+            String external = "--bootstrap-servers=" + kafka.bootstrapServers();
+            try (ServiceProcess first = ServiceProcess.start(workDir.resolve("first"), external);
+                 ServiceProcess second = ServiceProcess.start(workDir.resolve("second"), external)) {
+                Psql psqlFirst = new Psql(first.pgPort());
+                Psql psqlSecond = new Psql(second.pgPort());
+                fill(psqlFirst, 50_000);
+                assertThat(psqlFirst.run("CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t").exitCode()).isZero();
+
+                long id = get(first, "/v1/views/m").get("jobId").asLong();
+                String rows = "/internal/v1/jobs/" + id + "/rows";
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    int onFirst = get(first, rows).get("rows").size();
+                    int onSecond = get(second, rows).get("rows").size();
+                    assertThat(onFirst).as("rows held by the first instance").isPositive().isLessThan(50_000);
+                    assertThat(onFirst + onSecond).isEqualTo(50_000);
+                });
+                for (Psql psql : List.of(psqlFirst, psqlSecond)) {
+                    assertThat(psql.value("SELECT count(*) || ',' || sum(v1) FROM m")).isEqualTo("50000,1250025000");
+                }
+            }
+        }
+    }
+
     private static JsonNode job(ServiceProcess service, long id) throws Exception {
+        return get(service, "/v1/jobs/" + id);
+    }
+
+    private static JsonNode get(ServiceProcess service, String path) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort() + "/v1/jobs/" + id)).build(),
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort() + path)).build(),
             HttpResponse.BodyHandlers.ofString());
         return new ObjectMapper().readTree(response.body());
     }
