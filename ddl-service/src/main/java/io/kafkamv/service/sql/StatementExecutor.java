@@ -30,6 +30,7 @@ public final class StatementExecutor {
     private final JobCommands jobs;
     private final ViewCommands views;
     private final SessionCommands sessions;
+    private final PsqlCatalog psqlCatalog;
 
     public StatementExecutor(ServiceContext context) {
         this.context = context;
@@ -37,6 +38,7 @@ public final class StatementExecutor {
         this.jobs = new JobCommands(context);
         this.views = new ViewCommands(context, jobs);
         this.sessions = new SessionCommands(context);
+        this.psqlCatalog = new PsqlCatalog(context.catalog());
     }
 
     public Session openSession(String user, String database) {
@@ -50,6 +52,9 @@ public final class StatementExecutor {
             // Views are kept up to date continuously; there is no transaction to open or commit.
             // Clients such as pgjdbc with autocommit off send these anyway: accept them.
             return new StatementResult.Command(transactionTag);
+        }
+        if (PsqlCatalog.isCatalogQuery(text)) {
+            return psqlCatalog.answer(text);
         }
         long started = System.nanoTime();
         String kind = "unknown";
