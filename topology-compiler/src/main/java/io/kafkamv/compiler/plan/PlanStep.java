@@ -17,8 +17,9 @@ import io.kafkamv.connectors.schema.RowSchema;
     @JsonSubTypes.Type(value = TableScanStep.class, name = "tableScanV1"),
     @JsonSubTypes.Type(value = CalcStep.class, name = "calcV1"),
     @JsonSubTypes.Type(value = AggregateStep.class, name = "aggregateV1"),
+    @JsonSubTypes.Type(value = UnionAllStep.class, name = "unionAllV1"),
 })
-public sealed interface PlanStep permits TableScanStep, CalcStep, AggregateStep {
+public sealed interface PlanStep permits TableScanStep, CalcStep, AggregateStep, UnionAllStep {
 
     /** Unique in its plan; every processor, store and internal topic of the step is named from it. */
     String id();

@@ -8,4 +8,6 @@ public interface PlanStepVisitor<R> {
     R visit(CalcStep step);
 
     R visit(AggregateStep step);
+
+    R visit(UnionAllStep step);
 }

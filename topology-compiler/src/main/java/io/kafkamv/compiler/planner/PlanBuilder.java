@@ -13,6 +13,7 @@ import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -20,6 +21,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
 
 /** Turns an optimized relational tree into plan steps, inputs first; refuses what it cannot run. */
 final class PlanBuilder {
@@ -27,6 +29,7 @@ final class PlanBuilder {
     private final Map<String, Relation> relations;
     private final List<PlanStep> steps = new ArrayList<>();
     private final Set<String> ids = new HashSet<>();
+    private final Map<String, PlanStep> scans = new java.util.HashMap<>();
 
     PlanBuilder(Map<String, Relation> relations) {
         this.relations = relations;
@@ -41,11 +44,20 @@ final class PlanBuilder {
     private PlanStep visit(RelNode rel) {
         PlanStep step;
         if (rel instanceof TableScan scan) {
+            // A relation read twice (a self-union or self-join) is one source: Kafka Streams reads a topic once.
+            String relation = scan.getTable().getQualifiedName().get(scan.getTable().getQualifiedName().size() - 1);
+            PlanStep existing = scans.get(relation);
+            if (existing != null) {
+                return existing;
+            }
             step = scan(scan);
+            scans.put(relation, step);
         } else if (rel instanceof Calc calc) {
             step = calc(calc);
         } else if (rel instanceof Aggregate aggregate) {
             step = aggregate(aggregate);
+        } else if (rel instanceof Union union && union.all) {
+            step = unionAll(union);
         } else {
             throw QueryPlanner.unsupported(describe(rel));
         }
@@ -86,6 +98,15 @@ final class PlanBuilder {
             schema, key);
     }
 
+    private PlanStep unionAll(Union union) {
+        List<String> inputs = new ArrayList<>();
+        for (RelNode input : union.getInputs()) {
+            inputs.add(visit(input).id());
+        }
+        RowSchema schema = CalciteTypes.schema(union.getRowType(), List.of());
+        return new UnionAllStep(uniqueId("union"), inputs, schema, UnionAllStep.unionKey());
+    }
+
     private static AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
         return switch (call.getAggregation().getKind()) {
             case COUNT -> AggregateFunction.COUNT;
@@ -98,7 +119,8 @@ final class PlanBuilder {
     }
 
     private String uniqueId(String base) {
-        String id = base.equals("calc") || base.equals("aggregate") ? base + "-" + (steps.size() + 1) : base;
+        String id = base.equals("calc") || base.equals("aggregate") || base.equals("union")
+            ? base + "-" + (steps.size() + 1) : base;
         int suffix = 2;
         String candidate = id;
         while (!ids.add(candidate)) {

@@ -43,7 +43,8 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 
 /**
  * Validates a query against named row types and turns it into relational algebra, with a short,
- * fixed list of rewrites: filters and projections merged into one {@code Calc} per run of them.
+ * fixed list of rewrites: UNION becomes an aggregate over UNION ALL, and filters and projections
+ * are merged into one {@code Calc} per run of them.
  *
  * <p>The compiler plans views with it over the catalog; the topology builder plans each stored
  * {@code CalcStep} with it over that step's input, so both read SQL the same way.
@@ -51,6 +52,7 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 public final class QueryPlanner {
 
     private static final HepProgram REWRITES = new HepProgramBuilder()
+        .addRuleInstance(CoreRules.UNION_TO_DISTINCT)
         .addRuleInstance(CoreRules.PROJECT_REMOVE)
         .addRuleInstance(CoreRules.PROJECT_MERGE)
         .addRuleInstance(CoreRules.FILTER_MERGE)

@@ -12,8 +12,10 @@ import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -21,6 +23,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
@@ -111,6 +114,26 @@ public final class TopologyFactory {
                 }
                 return row;
             }, Named.as(step.id() + "-result"));
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(UnionAllStep step) {
+            RowSerde unionKeySerde = new RowSerde(step.key());
+            RowSerde valueSerde = new RowSerde(step.schema().columns());
+            KStream<Object[], Object[]> merged = null;
+            for (int i = 0; i < step.inputs().size(); i++) {
+                int input = i;
+                PlanStep source = steps.get(step.inputs().get(i));
+                Serializer<Object[]> inputKeys = new RowSerde(source.key()).serializer();
+                KStream<Object[], Object[]> branch = tables.get(source.id())
+                    .toStream(Named.as(step.id() + "-changes-" + i))
+                    .map((key, row) -> KeyValue.pair(new Object[] {input, inputKeys.serialize(null, key)}, row),
+                        Named.as(step.id() + "-key-" + i));
+                merged = merged == null ? branch : merged.merge(branch, Named.as(step.id() + "-merge-" + i));
+            }
+            return merged.toTable(Named.as(step.id()),
+                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                    .withKeySerde(unionKeySerde).withValueSerde(valueSerde));
         }
 
         private static Object[] project(Object[] row, int[] columns) {

@@ -35,7 +35,11 @@ class ViewsMatchPostgresTest {
         "SELECT CASE WHEN amount IS NULL THEN 'none' WHEN amount < 10 THEN 'low' ELSE 'high' END AS band, "
             + "count(*) AS n FROM orders GROUP BY CASE WHEN amount IS NULL THEN 'none' WHEN amount < 10 THEN 'low' ELSE 'high' END",
         "SELECT coalesce(customer, '?') AS who, max(amount) - min(amount) AS spread FROM orders WHERE id % 2 = 0 GROUP BY coalesce(customer, '?')",
-        "SELECT count(*) AS n, sum(amount) AS s FROM orders");
+        "SELECT count(*) AS n, sum(amount) AS s FROM orders",
+        "SELECT id, amount FROM orders WHERE amount > 10 UNION ALL SELECT id, amount * 2 FROM orders WHERE customer = 'ann'",
+        "SELECT customer FROM orders WHERE amount > 5 UNION SELECT customer FROM orders WHERE amount < 0",
+        "SELECT u.c, count(*) AS n FROM (SELECT customer AS c FROM orders UNION ALL SELECT customer FROM orders "
+            + "WHERE amount IS NULL) AS u GROUP BY u.c");
 
     private static Postgres postgres;
 
