@@ -4,17 +4,39 @@ import java.util.List;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
 
 /**
  * A table, source or view that a query can read: its columns, the topic that carries its rows (for
  * a view, its changelog) and the columns of that topic's keys.
+ *
+ * @param format         {@link #NATIVE} for topics kafka-mv writes (tables, views); a format name,
+ *                       e.g. {@code json}, for a source over a topic others write
+ * @param deadLetterTopic where records of a source that cannot be read go; null for the others
  */
-public record Relation(String name, RowSchema schema, List<Column> key, String topic) {
+public record Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
+                       String deadLetterTopic) {
+
+    public static final String NATIVE = "native";
 
     /** The key of a table without a primary key: a random id given to each row when it is inserted. */
-    public static final Column ROW_ID = new Column("_row_id", io.kafkamv.connectors.schema.SqlType.BIGINT, false);
+    public static final Column ROW_ID = new Column("_row_id", SqlType.BIGINT, false);
+
+    /** The key of a source without a primary key: where each record is, so a replay keys it the same. */
+    public static final List<Column> RECORD_POSITION = List.of(
+        new Column("_partition", SqlType.INTEGER, false), new Column("_offset", SqlType.BIGINT, false));
 
     public Relation {
         key = List.copyOf(key);
+        format = format == null ? NATIVE : format;
+    }
+
+    /** A table or view: rows in kafka-mv's own binary format. */
+    public Relation(String name, RowSchema schema, List<Column> key, String topic) {
+        this(name, schema, key, topic, NATIVE, null);
+    }
+
+    public boolean isNative() {
+        return NATIVE.equals(format);
     }
 }

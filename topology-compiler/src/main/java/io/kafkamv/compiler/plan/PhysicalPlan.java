@@ -40,8 +40,9 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
     /** The topics this plan reads: the backfill is measured on them. */
     public List<String> sourceTopics() {
         return steps.stream()
-            .filter(TableScanStep.class::isInstance)
-            .map(step -> ((TableScanStep) step).topic())
+            .map(step -> step instanceof TableScanStep scan ? scan.topic()
+                : step instanceof SourceScanStep source ? source.topic() : null)
+            .filter(java.util.Objects::nonNull)
             .distinct()
             .toList();
     }

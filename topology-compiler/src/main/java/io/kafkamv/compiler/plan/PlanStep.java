@@ -18,8 +18,9 @@ import io.kafkamv.connectors.schema.RowSchema;
     @JsonSubTypes.Type(value = CalcStep.class, name = "calcV1"),
     @JsonSubTypes.Type(value = AggregateStep.class, name = "aggregateV1"),
     @JsonSubTypes.Type(value = UnionAllStep.class, name = "unionAllV1"),
+    @JsonSubTypes.Type(value = SourceScanStep.class, name = "sourceScanV1"),
 })
-public sealed interface PlanStep permits TableScanStep, CalcStep, AggregateStep, UnionAllStep {
+public sealed interface PlanStep permits TableScanStep, SourceScanStep, CalcStep, AggregateStep, UnionAllStep {
 
     /** Unique in its plan; every processor, store and internal topic of the step is named from it. */
     String id();

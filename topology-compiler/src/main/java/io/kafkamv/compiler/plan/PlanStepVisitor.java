@@ -5,6 +5,8 @@ public interface PlanStepVisitor<R> {
 
     R visit(TableScanStep step);
 
+    R visit(SourceScanStep step);
+
     R visit(CalcStep step);
 
     R visit(AggregateStep step);

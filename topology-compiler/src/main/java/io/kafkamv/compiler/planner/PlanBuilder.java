@@ -12,6 +12,7 @@ import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.types.CalciteTypes;
@@ -68,6 +69,10 @@ final class PlanBuilder {
     private PlanStep scan(TableScan scan) {
         List<String> name = scan.getTable().getQualifiedName();
         Relation relation = relations.get(name.get(name.size() - 1));
+        if (!relation.isNative()) {
+            return new SourceScanStep(uniqueId("source-" + relation.name()), relation.name(), relation.topic(),
+                relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key());
+        }
         return new TableScanStep(uniqueId("scan-" + relation.name()), relation.name(), relation.topic(),
             relation.schema(), relation.key());
     }

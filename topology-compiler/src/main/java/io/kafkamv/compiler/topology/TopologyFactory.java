@@ -11,16 +11,19 @@ import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.PlanStepVisitor;
+import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
@@ -71,6 +74,25 @@ public final class TopologyFactory {
             return builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()),
                 Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                     .withKeySerde(keySerde).withValueSerde(valueSerde));
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(SourceScanStep step) {
+            Map<String, KStream<byte[], SourceDecoder.Decoded>> branches = builder
+                .stream(step.topic(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(step.id() + "-records"))
+                .processValues(() -> new SourceDecoder(step), Named.as(step.id() + "-decode"))
+                .split(Named.as(step.id() + "-"))
+                .branch((key, decoded) -> decoded.ok(), Branched.as("rows"))
+                .defaultBranch(Branched.as("malformed"));
+            branches.get(step.id() + "-malformed")
+                .mapValues(SourceDecoder.Decoded::raw, Named.as(step.id() + "-raw"))
+                .to(step.deadLetterTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                    .withName(step.id() + "-dead-letters"));
+            return branches.get(step.id() + "-rows")
+                .map((key, decoded) -> KeyValue.pair(decoded.key(), decoded.row()), Named.as(step.id() + "-keyed"))
+                .toTable(Named.as(step.id()),
+                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
         }
 
         @Override

@@ -40,7 +40,9 @@ class GoldenPlanTest {
             Column.of("customer", SqlType.VARCHAR), Column.of("amount", SqlType.INTEGER)), List.of("id")),
             List.of(new Column("id", SqlType.BIGINT, false)), "kmv-table-orders-1002"),
         new Relation("m", new RowSchema(List.of(Column.of("v1", SqlType.INTEGER)), List.of()),
-            List.of(Relation.ROW_ID), "kmv-view-m-1003"));
+            List.of(Relation.ROW_ID), "kmv-view-m-1003"),
+        new Relation("clicks", new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER)),
+            List.of()), Relation.RECORD_POSITION, "web-clicks", "json", "kmv-source-clicks-dlq-1004"));
 
     static Stream<String> cases() throws IOException {
         try (Stream<Path> files = Files.list(GOLDEN)) {

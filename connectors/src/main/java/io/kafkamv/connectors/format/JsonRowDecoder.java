@@ -1,0 +1,134 @@
+package io.kafkamv.connectors.format;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.connectors.schema.Column;
+
+/**
+ * Reads a JSON object into a row: each column from the field of the same name, nested objects
+ * and arrays as JSONB text. A record that is not a JSON object, or whose field does not fit its
+ * column's type, is malformed, with a reason that says which field and why.
+ */
+public final class JsonRowDecoder {
+
+    // Decimals keep the digits they were written with: 2.50 stays 2.50, not the double 2.5.
+    private static final ObjectMapper JSON = new ObjectMapper()
+        .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+
+    private final List<Column> columns;
+
+    public JsonRowDecoder(List<Column> columns) {
+        this.columns = List.copyOf(columns);
+    }
+
+    public Object[] decode(byte[] bytes) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(bytes);
+        } catch (IOException e) {
+            throw new MalformedRecordException("not JSON: " + firstLine(e.getMessage()));
+        }
+        if (root == null || !root.isObject()) {
+            throw new MalformedRecordException("not a JSON object");
+        }
+        Object[] row = new Object[columns.size()];
+        for (int i = 0; i < row.length; i++) {
+            Column column = columns.get(i);
+            JsonNode field = root.get(column.name());
+            if (field == null || field.isNull()) {
+                if (!column.nullable()) {
+                    throw new MalformedRecordException("field \"" + column.name() + "\" is missing or null");
+                }
+                continue;
+            }
+            try {
+                row[i] = value(field, column);
+            } catch (RuntimeException e) {
+                throw new MalformedRecordException("field \"" + column.name() + "\" is not a " + column.type().postgresName()
+                    + ": " + field);
+            }
+        }
+        return row;
+    }
+
+    private static Object value(JsonNode field, Column column) {
+        return switch (column.type()) {
+            case BOOLEAN -> bool(field);
+            case SMALLINT -> exact(field).shortValueExact();
+            case INTEGER -> exact(field).intValueExact();
+            case BIGINT -> exact(field).longValueExact();
+            case REAL -> (float) number(field).doubleValue();
+            case DOUBLE -> number(field).doubleValue();
+            case DECIMAL -> number(field);
+            case VARCHAR -> field.isTextual() ? field.textValue() : field.toString();
+            case JSONB -> field.isTextual() ? field.textValue() : field.toString();
+            case DATE -> (int) LocalDate.parse(text(field)).toEpochDay();
+            case TIME -> (int) (LocalTime.parse(text(field)).toNanoOfDay() / 1_000_000);
+            case TIMESTAMP, TIMESTAMPTZ -> field.isNumber() ? field.longValue() : epochMillis(text(field));
+            case INTERVAL -> field.longValue();
+            case BYTEA -> Base64.getDecoder().decode(text(field));
+        };
+    }
+
+    private static long epochMillis(String text) {
+        try {
+            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        } catch (DateTimeParseException notOffset) {
+            try {
+                return Instant.parse(text).toEpochMilli();
+            } catch (DateTimeParseException notInstant) {
+                return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+            }
+        }
+    }
+
+    private static Boolean bool(JsonNode field) {
+        if (field.isBoolean()) {
+            return field.booleanValue();
+        }
+        throw new IllegalArgumentException("not a boolean");
+    }
+
+    private static BigDecimal exact(JsonNode field) {
+        BigDecimal number = number(field);
+        if (number.stripTrailingZeros().scale() > 0) {
+            throw new IllegalArgumentException("not an integer");
+        }
+        return number;
+    }
+
+    private static BigDecimal number(JsonNode field) {
+        if (field.isNumber()) {
+            return field.decimalValue();
+        }
+        if (field.isTextual()) {
+            return new BigDecimal(field.textValue().trim());
+        }
+        throw new IllegalArgumentException("not a number");
+    }
+
+    private static String text(JsonNode field) {
+        if (!field.isTextual()) {
+            throw new IllegalArgumentException("not text");
+        }
+        return field.textValue();
+    }
+
+    private static String firstLine(String message) {
+        int newline = message == null ? -1 : message.indexOf('\n');
+        return newline < 0 ? String.valueOf(message) : message.substring(0, newline);
+    }
+}

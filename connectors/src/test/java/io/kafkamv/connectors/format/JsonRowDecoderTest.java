@@ -1,0 +1,49 @@
+package io.kafkamv.connectors.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.SqlType;
+import org.junit.jupiter.api.Test;
+
+class JsonRowDecoderTest {
+
+    private final JsonRowDecoder decoder = new JsonRowDecoder(List.of(
+        new Column("id", SqlType.BIGINT, false), Column.of("name", SqlType.VARCHAR), Column.of("price", SqlType.DECIMAL),
+        Column.of("day", SqlType.DATE), Column.of("at", SqlType.TIMESTAMP), Column.of("meta", SqlType.JSONB),
+        Column.of("ok", SqlType.BOOLEAN)));
+
+    @Test
+    void readsEveryColumnFromItsField() {
+        Object[] row = decode("{\"id\": 7, \"name\": \"tea\", \"price\": 2.50, \"day\": \"2024-02-29\", "
+            + "\"at\": \"2024-02-29T10:00:00Z\", \"meta\": {\"tags\": [1, 2]}, \"ok\": true, \"extra\": 1}");
+
+        assertThat(row).containsExactly(7L, "tea", new BigDecimal("2.50"), 19_782, 1_709_200_800_000L,
+            "{\"tags\":[1,2]}", true);
+    }
+
+    @Test
+    void missingNullableFieldsAreNull() {
+        assertThat(decode("{\"id\": 1}")).containsExactly(1L, null, null, null, null, null, null);
+    }
+
+    @Test
+    void malformedRecordsSayWhy() {
+        assertThatThrownBy(() -> decode("not json")).isInstanceOf(MalformedRecordException.class)
+            .hasMessageStartingWith("not JSON");
+        assertThatThrownBy(() -> decode("[1, 2]")).hasMessage("not a JSON object");
+        assertThatThrownBy(() -> decode("{\"name\": \"x\"}")).hasMessage("field \"id\" is missing or null");
+        assertThatThrownBy(() -> decode("{\"id\": \"seven\"}"))
+            .hasMessage("field \"id\" is not a bigint: \"seven\"");
+        assertThatThrownBy(() -> decode("{\"id\": 1.5}")).hasMessageContaining("field \"id\" is not a bigint");
+    }
+
+    private Object[] decode(String json) {
+        return decoder.decode(json.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,31 @@
+package io.kafkamv.compiler.plan;
+
+import java.util.List;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+
+/**
+ * Reads a topic that others write, decoding each record with {@code format} (e.g. {@code json}).
+ * Records that cannot be read go to {@code deadLetterTopic} with the reason in a header, and the
+ * view goes on. With a primary key a record is an upsert of its row; without one, an insert keyed
+ * by its partition and offset.
+ */
+public record SourceScanStep(String id, String relation, String topic, String format, String deadLetterTopic,
+                             RowSchema schema, List<Column> key) implements PlanStep {
+
+    @Override
+    public List<String> inputs() {
+        return List.of();
+    }
+
+    @Override
+    public PlanStep withColumnNames(List<String> names) {
+        return new SourceScanStep(id, relation, topic, format, deadLetterTopic, schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public <R> R accept(PlanStepVisitor<R> visitor) {
+        return visitor.visit(this);
+    }
+}
