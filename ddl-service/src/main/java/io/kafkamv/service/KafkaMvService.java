@@ -116,7 +116,7 @@ public final class KafkaMvService implements AutoCloseable {
 
     private static RelationReader relationReader(Properties clientProperties, JobRunner runner) {
         return entry -> {
-            if (entry.kind() == ObjectKind.TABLE) {
+            if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
                 return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
             }
             try {

@@ -36,7 +36,7 @@ public record Relation(String name, RowSchema schema, List<Column> key, String t
         this(name, schema, key, topic, NATIVE, null);
     }
 
-    public boolean isNative() {
+    public boolean hasNativeFormat() {
         return NATIVE.equals(format);
     }
 }

@@ -57,7 +57,7 @@ public final class JsonRowDecoder {
             try {
                 row[i] = value(field, column);
             } catch (RuntimeException e) {
-                throw new MalformedRecordException("field \"" + column.name() + "\" is not a " + column.type().postgresName()
+                throw new MalformedRecordException("field \"" + column.name() + "\" does not fit type " + column.type().postgresName()
                     + ": " + field);
             }
         }

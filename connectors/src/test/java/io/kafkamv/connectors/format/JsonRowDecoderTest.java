@@ -39,8 +39,8 @@ class JsonRowDecoderTest {
         assertThatThrownBy(() -> decode("[1, 2]")).hasMessage("not a JSON object");
         assertThatThrownBy(() -> decode("{\"name\": \"x\"}")).hasMessage("field \"id\" is missing or null");
         assertThatThrownBy(() -> decode("{\"id\": \"seven\"}"))
-            .hasMessage("field \"id\" is not a bigint: \"seven\"");
-        assertThatThrownBy(() -> decode("{\"id\": 1.5}")).hasMessageContaining("field \"id\" is not a bigint");
+            .hasMessage("field \"id\" does not fit type bigint: \"seven\"");
+        assertThatThrownBy(() -> decode("{\"id\": 1.5}")).hasMessageContaining("field \"id\" does not fit type bigint");
     }
 
     private Object[] decode(String json) {

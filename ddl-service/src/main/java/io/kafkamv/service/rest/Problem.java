@@ -31,7 +31,7 @@ record Problem(String type, String title, int status, String detail, String code
 
     private static int status(SqlState state) {
         return switch (state) {
-            case UNDEFINED_TABLE, UNDEFINED_PARAMETER -> 404;
+            case UNDEFINED_TABLE, UNDEFINED_OBJECT -> 404;
             case DUPLICATE_TABLE, DUPLICATE_OBJECT, OBJECT_NOT_IN_PREREQUISITE_STATE, DEPENDENT_OBJECTS_STILL_EXIST -> 409;
             case QUERY_CANCELED -> 499;
             case INTERNAL_ERROR -> 500;

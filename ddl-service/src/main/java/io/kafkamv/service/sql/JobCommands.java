@@ -48,7 +48,7 @@ final class JobCommands {
         for (long id : ids) {
             Optional<Job> job = context.store().job(id).filter(candidate -> candidate.status() == JobStatus.CREATING);
             if (job.isEmpty()) {
-                throw SqlError.of(SqlState.UNDEFINED_PARAMETER, "job " + id + " does not exist or is not being created");
+                throw SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist or is not being created");
             }
             cancel(job.get(), "cancelled by user");
             cancelled.add(Arrays.asList(id));

@@ -68,7 +68,7 @@ final class SessionCommands {
         return switch (show.what()) {
             case VARIABLE -> {
                 String name = show.variable().orElseThrow();
-                String value = session.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_PARAMETER,
+                String value = session.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT,
                     "unrecognized configuration parameter \"" + name + "\""));
                 yield new StatementResult.Rows(List.of(new ResultColumn(name, SqlType.VARCHAR)),
                     List.of(Arrays.asList(value)), "SHOW");

@@ -39,17 +39,16 @@ final class TableCommands {
     }
 
     StatementResult create(SqlCreateRelation statement, String text, Notices notices) {
-        if (statement.kind() == SqlObjectKind.SOURCE) {
-            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "CREATE SOURCE is not supported yet", 1,
-                "create a TABLE and INSERT into it, or produce to its topic");
-        }
         String name = statement.name().getSimple();
         if (context.catalog().entry(name).isPresent()) {
             if (statement.ifNotExists()) {
                 notices.notice("relation \"" + name + "\" already exists, skipping");
-                return new StatementResult.Command(SqlObjectKind.TABLE.createTag());
+                return new StatementResult.Command(statement.kind().createTag());
             }
             throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists");
+        }
+        if (statement.kind() == SqlObjectKind.SOURCE) {
+            return createSource(statement, text);
         }
         RowSchema schema = schema(statement, text);
         List<Column> key = schema.appendOnly() ? List.of(Relation.ROW_ID)
@@ -63,6 +62,54 @@ final class TableCommands {
         return new StatementResult.Command(SqlObjectKind.TABLE.createTag());
     }
 
+    /**
+     * CREATE SOURCE: a relation over a topic others write. Nothing is copied; views read the topic
+     * and send what they cannot read to the source's dead-letter topic.
+     */
+    private StatementResult createSource(SqlCreateRelation statement, String text) {
+        String name = statement.name().getSimple();
+        Map<String, String> options = statement.options();
+        String connector = options.get("connector");
+        if (!"kafka".equals(connector)) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, connector == null
+                ? "CREATE SOURCE needs WITH (connector = 'kafka', topic = '...', format = 'json')"
+                : "connector '" + connector + "' is not supported; use connector = 'kafka'");
+        }
+        String topic = options.get("topic");
+        if (topic == null) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "CREATE SOURCE needs WITH (topic = '...')");
+        }
+        String format = options.getOrDefault("format", "json").toLowerCase(java.util.Locale.ROOT);
+        if (!format.equals("json")) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "format '" + format + "' is not supported yet; use 'json'");
+        }
+        String startup = options.getOrDefault("scan.startup.mode", "earliest");
+        if (!startup.equals("earliest")) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "scan.startup.mode '" + startup
+                + "' is not supported yet; sources are read from the earliest offset");
+        }
+        int partitions;
+        try {
+            partitions = context.admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topic).partitions().size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.internal("interrupted while looking up topic " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw SqlError.of(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" does not exist or cannot be read: "
+                + e.getMessage());
+        }
+        RowSchema schema = schema(statement, text);
+        List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
+            : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
+        String deadLetters = "kmv-source-" + name + "-dlq-" + context.store().allocateJobId();
+        createTopic(deadLetters, Math.min(partitions, context.topicPartitions()), false);
+        Relation relation = new Relation(name, schema, key, topic, format, deadLetters);
+        context.store().put(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,
+            SqlCompiler.normalize(statement), 0));
+        return new StatementResult.Command(SqlObjectKind.SOURCE.createTag());
+    }
+
     private static RowSchema schema(SqlCreateRelation statement, String text) {
         if (statement.columns().isEmpty()) {
             throw SqlError.of(SqlState.SYNTAX_ERROR, "a table needs at least one column");
@@ -71,7 +118,7 @@ final class TableCommands {
         for (SqlNode node : statement.columns()) {
             SqlColumnDeclaration declaration = (SqlColumnDeclaration) node;
             String typeName = declaration.dataType.getTypeName().getSimple();
-            SqlType type = SqlType.fromName(typeName).orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_PARAMETER,
+            SqlType type = SqlType.fromName(typeName).orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_OBJECT,
                 "type \"" + typeName.toLowerCase(java.util.Locale.ROOT) + "\" does not exist",
                 io.kafkamv.compiler.SqlStatementParser.offsetOf(text, declaration.dataType.getParserPosition()),
                 "supported types: boolean, smallint, int, bigint, real, double precision, numeric, varchar, text, "
@@ -122,18 +169,20 @@ final class TableCommands {
         }
     }
 
+    /** Drops a table with its topic, or a source with its dead-letter topic (never the topic it reads). */
     StatementResult drop(CatalogEntry entry) {
         Relation table = CatalogService.relation(entry);
+        String owned = entry.kind() == ObjectKind.SOURCE ? table.deadLetterTopic() : table.topic();
         try {
-            context.admin().deleteTopics(List.of(table.topic())).all().get(30, TimeUnit.SECONDS);
+            context.admin().deleteTopics(List.of(owned)).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw SqlError.internal("interrupted while deleting topic " + table.topic(), e);
+            throw SqlError.internal("interrupted while deleting topic " + owned, e);
         } catch (ExecutionException | TimeoutException e) {
-            throw SqlError.internal("cannot delete topic " + table.topic() + ": " + e.getMessage(), e);
+            throw SqlError.internal("cannot delete topic " + owned + ": " + e.getMessage(), e);
         }
         context.store().removeObject(entry.name());
-        return new StatementResult.Command(SqlObjectKind.TABLE.dropTag());
+        return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 
     StatementResult insert(Session session, SqlInsert insert, String text) {

@@ -111,7 +111,7 @@ final class ViewCommands {
         for (CatalogEntry dependent : dependents) {
             drop(dependent, true);
         }
-        if (entry.kind() == ObjectKind.TABLE) {
+        if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
             return new TableCommands(context).drop(entry);
         }
         context.store().removeObject(entry.name());

@@ -69,7 +69,7 @@ final class PlanBuilder {
     private PlanStep scan(TableScan scan) {
         List<String> name = scan.getTable().getQualifiedName();
         Relation relation = relations.get(name.get(name.size() - 1));
-        if (!relation.isNative()) {
+        if (!relation.hasNativeFormat()) {
             return new SourceScanStep(uniqueId("source-" + relation.name()), relation.name(), relation.topic(),
                 relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key());
         }

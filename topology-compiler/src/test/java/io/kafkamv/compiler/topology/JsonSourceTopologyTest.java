@@ -65,7 +65,7 @@ class JsonSourceTopologyTest {
             assertThat(dead).extracting(record -> new String(record.value(), StandardCharsets.UTF_8))
                 .containsExactly("{\"page\": \"/home\", \"ms\": \"slow\"}", "garbage");
             assertThat(new String(dead.get(0).headers().lastHeader("kmv.error").value(), StandardCharsets.UTF_8))
-                .isEqualTo("field \"ms\" is not a integer: \"slow\"");
+                .isEqualTo("field \"ms\" does not fit type integer: \"slow\"");
         }
     }
 }

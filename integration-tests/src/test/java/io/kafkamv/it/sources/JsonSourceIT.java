@@ -1,0 +1,108 @@
+package io.kafkamv.it.sources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceProcess;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A JSON topic written by someone else, read as a source: views over it, poison records aside. */
+class JsonSourceIT {
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void viewsOverAJsonTopicSkipPoisonRecordsIntoTheDeadLetterTopic() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(properties(kafka))) {
+                admin.createTopics(List.of(new NewTopic("web-clicks", 3, (short) 1))).all().get();
+            }
+            produce(kafka, "{\"page\": \"/home\", \"ms\": 120}", "{\"page\": \"/home\", \"ms\": 80}",
+                "not json at all", "{\"page\": \"/docs\", \"ms\": \"fast\"}", "{\"page\": \"/docs\", \"ms\": 300}");
+            Psql psql = new Psql(service.pgPort());
+
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE clicks (page TEXT, ms INT) WITH (connector = 'kafka', topic = 'web-clicks', format = 'json')",
+                "CREATE MATERIALIZED VIEW per_page AS SELECT page, count(*) AS hits, max(ms) AS worst FROM clicks GROUP BY page",
+                "SELECT page, hits, worst FROM per_page ORDER BY page",
+                "SHOW SOURCES"), "-A", "-t");
+
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(created.stdout()).isEqualTo("CREATE_SOURCE\nCREATE_MATERIALIZED_VIEW\n/docs|1|300\n/home|2|120\nclicks\n");
+            assertThat(deadLetters(kafka)).containsExactlyInAnyOrder(
+                "not json at all|not JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
+                "{\"page\": \"/docs\", \"ms\": \"fast\"}|field \"ms\" does not fit type integer: \"fast\"");
+
+            produce(kafka, "{\"page\": \"/home\", \"ms\": 500}");
+            await().atMost(Duration.ofSeconds(30))
+                .until(() -> psql.value("SELECT worst FROM per_page WHERE page = '/home'"), "500"::equals);
+            assertThat(psql.value("SELECT count(*) FROM clicks")).isEqualTo("4");
+            assertThat(psql.run("CREATE SOURCE nowhere (a INT) WITH (connector = 'kafka', topic = 'missing')").stderr())
+                .contains("topic \"missing\" does not exist");
+        }
+    }
+
+    private static List<String> deadLetters(String kafka) throws Exception {
+        Properties properties = properties(kafka);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> letters = new ArrayList<>();
+        try (Admin admin = Admin.create(properties(kafka));
+             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                 new ByteArrayDeserializer())) {
+            String topic = admin.listTopics().names().get().stream()
+                .filter(name -> name.startsWith("kmv-source-clicks-dlq-")).findFirst().orElseThrow();
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    letters.add(new String(record.value(), StandardCharsets.UTF_8) + "|"
+                        + new String(record.headers().lastHeader("kmv.error").value(), StandardCharsets.UTF_8));
+                }
+                return letters.size() >= 2;
+            });
+        }
+        return letters;
+    }
+
+    private static void produce(String kafka, String... values) throws Exception {
+        Properties properties = properties(kafka);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties, new StringSerializer(),
+            new StringSerializer())) {
+            for (String value : values) {
+                producer.send(new ProducerRecord<>("web-clicks", value)).get();
+            }
+        }
+    }
+
+    private static Properties properties(String kafka) {
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
+        return properties;
+    }
+}
