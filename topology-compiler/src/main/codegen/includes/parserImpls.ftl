@@ -302,3 +302,23 @@ SqlNode SqlAlterMaterializedViewStatement() :
         return new SqlAlterMaterializedView(s.end(this), id, option.getSimple(), value);
     }
 }
+
+/** EXPLAIN CREATE MATERIALIZED VIEW ... or EXPLAIN query, as PostgreSQL writes it (without PLAN FOR). */
+SqlNode SqlExplainKafkaMvStatement() :
+{
+    final Span s;
+    final Span c;
+    final SqlNode statement;
+}
+{
+    <EXPLAIN> { s = span(); }
+    (
+        <CREATE> { c = span(); }
+        statement = SqlCreateMaterializedViewStatement(c, false)
+    |
+        statement = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
+    {
+        return new SqlExplainStatement(s.end(this), statement);
+    }
+}

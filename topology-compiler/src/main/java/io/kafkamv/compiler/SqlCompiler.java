@@ -39,6 +39,24 @@ public final class SqlCompiler {
         return new CompiledView(relation, plan, normalized);
     }
 
+    /**
+     * EXPLAIN: the logical plan Calcite chose, the physical plan kafka-mv would store, and the
+     * Kafka Streams topology built from it. A query is explained as the view it would make.
+     */
+    public String explain(SqlNode statement, String statementText) {
+        SqlCreateMaterializedView view = statement instanceof SqlCreateMaterializedView create ? create
+            : new SqlCreateMaterializedView(statement.getParserPosition(), false,
+                new org.apache.calcite.sql.SqlIdentifier("explained", statement.getParserPosition()), statement);
+        String name = view.name().getSimple();
+        Map<String, Relation> relations = new LinkedHashMap<>();
+        catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
+        ViewPlanner.Planned planned = new ViewPlanner(relations).planAndExplain(name, view.query(), statementText,
+            "kmv-view-" + name + "-<job id>", "rows");
+        return "Logical plan:\n" + planned.logicalPlan()
+            + "\nPhysical plan:\n" + io.kafkamv.compiler.plan.PlanJson.toJson(planned.plan())
+            + "\n\nTopology:\n" + io.kafkamv.compiler.topology.TopologyFactory.build(planned.plan()).describe();
+    }
+
     /** A statement as SHOW JOBS shows it: keywords in capitals, on one line, names quoted only when needed. */
     public static String normalize(SqlNode statement) {
         SqlWriterConfig config = SqlPrettyWriter.config()

@@ -142,6 +142,13 @@ public final class StatementExecutor {
         if (node instanceof io.kafkamv.compiler.parser.SqlAlterMaterializedView alter) {
             return jobs.alter(alter);
         }
+        if (node instanceof io.kafkamv.compiler.parser.SqlExplainStatement explain) {
+            String plan = new io.kafkamv.compiler.SqlCompiler(context.catalog()).explain(explain.statement(), text);
+            java.util.List<java.util.List<Object>> lines = plan.lines()
+                .map(line -> java.util.Arrays.<Object>asList(line)).toList();
+            return new StatementResult.Rows(java.util.List.of(new ResultColumn("QUERY PLAN",
+                io.kafkamv.connectors.schema.SqlType.VARCHAR)), lines, "EXPLAIN");
+        }
         if (node instanceof SqlFlush) {
             return jobs.flush(session);
         }

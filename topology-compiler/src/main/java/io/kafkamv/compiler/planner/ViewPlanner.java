@@ -22,6 +22,14 @@ public final class ViewPlanner {
     }
 
     public PhysicalPlan plan(String view, SqlNode query, String statementText, String outputTopic, String store) {
+        return planAndExplain(view, query, statementText, outputTopic, store).plan();
+    }
+
+    /** A plan and the optimized relational algebra it came from, for EXPLAIN. */
+    public record Planned(PhysicalPlan plan, String logicalPlan) {
+    }
+
+    public Planned planAndExplain(String view, SqlNode query, String statementText, String outputTopic, String store) {
         Map<String, RowSchema> schemas = new LinkedHashMap<>();
         relations.forEach((name, relation) -> schemas.put(name, relation.schema()));
         // Names come from the query as written: validation rewrites it in place.
@@ -31,7 +39,8 @@ public final class ViewPlanner {
         // Rows are positional: renaming the last step's columns renames the view, nothing else.
         PlanStep root = steps.get(steps.size() - 1);
         steps.set(steps.size() - 1, root.withColumnNames(columnNames(root.schema(), names)));
-        return new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, view, outputTopic, store, steps);
+        return new Planned(new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, view, outputTopic, store, steps),
+            org.apache.calcite.plan.RelOptUtil.toString(rel));
     }
 
     /** Calcite's {@code EXPR$n} names replaced by PostgreSQL's, unless that would repeat a name. */

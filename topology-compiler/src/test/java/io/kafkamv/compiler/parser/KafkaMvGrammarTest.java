@@ -82,6 +82,14 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void explainTakesAViewOrAQuery() {
+        assertThat(parse("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1", SqlExplainStatement.class).statement())
+            .isInstanceOf(SqlCreateMaterializedView.class);
+        assertThat(parse("EXPLAIN SELECT v FROM t", SqlExplainStatement.class).statement().getKind())
+            .isEqualTo(org.apache.calcite.sql.SqlKind.SELECT);
+    }
+
+    @Test
     void insertFromGenerateSeries() {
         SqlInsert insert = parse("INSERT INTO t SELECT * FROM generate_series(1, 1000000)", SqlInsert.class);
 
