@@ -102,7 +102,8 @@ public final class KafkaMvService implements AutoCloseable {
         TableWriter writer = new TableWriter(clientProperties);
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
-        QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner));
+        QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
+            (view, key) -> runner.viewRowByKey(view.jobId(), key));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, 4, replicationFactor, metrics));
 

@@ -127,6 +127,19 @@ public final class JobRunner implements AutoCloseable {
         return Optional.of(rows);
     }
 
+    /**
+     * One row of a job's view by key, when this instance holds that key: empty when the answer is
+     * elsewhere (or the store is not ready), so the caller can take the general way.
+     */
+    public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
+        ViewRuntime runtime = runtimes.get(jobId);
+        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store = viewStore(jobId);
+        if (runtime == null || store.isEmpty() || !runtime.holdsKey(key, applicationServer)) {
+            return Optional.empty();
+        }
+        return Optional.of(Optional.ofNullable(store.get().get(key)));
+    }
+
     /** This instance's rows of a job's view, encoded, for other instances that read the whole view. */
     public Optional<List<byte[]>> localViewRows(long jobId) {
         ViewRuntime runtime = runtimes.get(jobId);

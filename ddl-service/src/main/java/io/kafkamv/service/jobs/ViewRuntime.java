@@ -113,6 +113,14 @@ final class ViewRuntime implements AutoCloseable {
         }
     }
 
+    /** Whether this instance holds the partition of {@code key} (its active task), so a get here is the answer. */
+    boolean holdsKey(Object[] key, String self) {
+        var metadata = streams.queryMetadataForKey(plan.store(), key,
+            new io.kafkamv.connectors.row.RowSerde(plan.root().key()).serializer());
+        return metadata != null && metadata.activeHost() != null
+            && (metadata.activeHost().host() + ":" + metadata.activeHost().port()).equals(self);
+    }
+
     /** The other instances that hold partitions of this view's rows, as host:port of their REST endpoint. */
     java.util.List<String> otherHosts(String self) {
         return streams.streamsMetadataForStore(plan.store()).stream()

@@ -9,6 +9,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.kafkamv.compiler.CalciteErrors;
@@ -44,10 +45,12 @@ public final class QueryEngine {
 
     private final CatalogService catalog;
     private final RelationReader reader;
+    private final PointLookup pointLookup;
 
-    public QueryEngine(CatalogService catalog, RelationReader reader) {
+    public QueryEngine(CatalogService catalog, RelationReader reader, PointLookup.KeyReader keys) {
         this.catalog = catalog;
         this.reader = reader;
+        this.pointLookup = new PointLookup(catalog, keys);
     }
 
     /** A handle to stop the query a session is running. */
@@ -56,6 +59,10 @@ public final class QueryEngine {
     }
 
     public StatementResult.Rows query(String sql, Consumer<Cancellable> running) {
+        Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(SqlStatementParser.parse(sql));
+        if (byKey.isPresent()) {
+            return byKey.get();
+        }
         List<List<Object>> rows = new ArrayList<>();
         List<ResultColumn> columns = forEachRow(sql, running, row -> rows.add(Arrays.asList(row)));
         return new StatementResult.Rows(columns, rows);

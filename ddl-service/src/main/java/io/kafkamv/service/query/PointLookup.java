@@ -1,0 +1,176 @@
+package io.kafkamv.service.query;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.kafkamv.compiler.Relation;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.sql.ResultColumn;
+import io.kafkamv.service.sql.StatementResult;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
+
+/**
+ * Serves {@code SELECT columns FROM view WHERE key = value [AND ...]} straight from the view's
+ * state store: one get by key instead of planning, compiling and scanning. Anything else (other
+ * filters, expressions, joins, types whose stored form differs from what clients see) goes the
+ * general way, through Calcite.
+ */
+public final class PointLookup {
+
+    /** Types stored as clients see them, so a looked-up value needs no conversion. */
+    private static final Set<SqlType> PLAIN = EnumSet.of(SqlType.BOOLEAN, SqlType.SMALLINT, SqlType.INTEGER,
+        SqlType.BIGINT, SqlType.REAL, SqlType.DOUBLE, SqlType.DECIMAL, SqlType.VARCHAR, SqlType.JSONB);
+
+    /** Reads one row of a view by key, on whichever instance holds it. */
+    @FunctionalInterface
+    public interface KeyReader {
+        Optional<Optional<Object[]>> get(CatalogEntry view, Object[] key);
+    }
+
+    private final CatalogService catalog;
+    private final KeyReader reader;
+
+    PointLookup(CatalogService catalog, KeyReader reader) {
+        this.catalog = catalog;
+        this.reader = reader;
+    }
+
+    /** The answer, or empty when the query is not a point lookup this class can serve. */
+    Optional<StatementResult.Rows> tryAnswer(SqlNode query) {
+        if (!(query instanceof SqlSelect select) || select.getGroup() != null || select.getHaving() != null
+            || select.getOrderList() != null || select.getFetch() != null || select.getOffset() != null
+            || select.isDistinct() || !(select.getFrom() instanceof SqlIdentifier from) || !from.isSimple()
+            || select.getWhere() == null) {
+            return Optional.empty();
+        }
+        Optional<CatalogEntry> entry = catalog.entry(from.getSimple())
+            .filter(CatalogEntry::visible)
+            .filter(candidate -> candidate.kind() == ObjectKind.MATERIALIZED_VIEW);
+        if (entry.isEmpty()) {
+            return Optional.empty();
+        }
+        Relation view = CatalogService.relation(entry.get());
+        Map<String, Object> equalities = new HashMap<>();
+        if (!equalities(select.getWhere(), view, equalities) || equalities.size() != view.key().size()) {
+            return Optional.empty();
+        }
+        Object[] key = new Object[view.key().size()];
+        for (int i = 0; i < key.length; i++) {
+            Column column = view.key().get(i);
+            if (!equalities.containsKey(column.name()) || view.schema().column(column.name()).isEmpty()) {
+                return Optional.empty();
+            }
+            key[i] = equalities.get(column.name());
+        }
+        List<Integer> projection = projection(select, view);
+        if (projection == null) {
+            return Optional.empty();
+        }
+        Optional<Optional<Object[]>> row = reader.get(entry.get(), key);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ResultColumn> columns = projection.stream()
+            .map(index -> new ResultColumn(view.schema().columns().get(index).name(), view.schema().columns().get(index).type()))
+            .toList();
+        List<List<Object>> rows = new ArrayList<>();
+        row.get().ifPresent(values -> rows.add(Arrays.asList(projection.stream().map(index -> values[index]).toArray())));
+        return Optional.of(new StatementResult.Rows(columns, rows));
+    }
+
+    /** Column positions for the select list: plain column names or {@code *}; null for anything else. */
+    private static List<Integer> projection(SqlSelect select, Relation view) {
+        List<Integer> positions = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            if (!(item instanceof SqlIdentifier identifier)) {
+                return null;
+            }
+            if (identifier.isStar()) {
+                for (int i = 0; i < view.schema().columns().size(); i++) {
+                    positions.add(i);
+                }
+                continue;
+            }
+            String name = identifier.names.get(identifier.names.size() - 1);
+            Optional<Column> column = view.schema().column(name);
+            if (column.isEmpty() || !PLAIN.contains(column.get().type())) {
+                return null;
+            }
+            positions.add(view.schema().columns().indexOf(column.get()));
+        }
+        for (int position : positions) {
+            if (!PLAIN.contains(view.schema().columns().get(position).type())) {
+                return null;
+            }
+        }
+        return positions;
+    }
+
+    /** Collects {@code column = literal} terms of an AND; false if the condition has anything else. */
+    private static boolean equalities(SqlNode condition, Relation view, Map<String, Object> into) {
+        if (!(condition instanceof SqlBasicCall call)) {
+            return false;
+        }
+        if (call.getKind() == SqlKind.AND) {
+            return call.getOperandList().stream().allMatch(operand -> equalities(operand, view, into));
+        }
+        if (call.getKind() != SqlKind.EQUALS) {
+            return false;
+        }
+        SqlNode left = call.operand(0);
+        SqlNode right = call.operand(1);
+        if (left instanceof SqlLiteral && right instanceof SqlIdentifier) {
+            SqlNode swap = left;
+            left = right;
+            right = swap;
+        }
+        if (!(left instanceof SqlIdentifier identifier) || !(right instanceof SqlLiteral literal)) {
+            return false;
+        }
+        String name = identifier.names.get(identifier.names.size() - 1);
+        Optional<Column> column = view.key().stream().filter(key -> key.name().equals(name)).findFirst();
+        if (column.isEmpty()) {
+            return false;
+        }
+        Object value = value(literal, column.get().type());
+        if (value == null) {
+            return false;
+        }
+        into.put(name, value);
+        return true;
+    }
+
+    private static Object value(SqlLiteral literal, SqlType type) {
+        try {
+            return switch (type) {
+                case SMALLINT -> literal instanceof SqlNumericLiteral ? literal.bigDecimalValue().shortValueExact() : null;
+                case INTEGER -> literal instanceof SqlNumericLiteral ? literal.bigDecimalValue().intValueExact() : null;
+                case BIGINT -> literal instanceof SqlNumericLiteral ? literal.bigDecimalValue().longValueExact() : null;
+                case DECIMAL -> literal instanceof SqlNumericLiteral ? (Object) literal.bigDecimalValue() : null;
+                case VARCHAR -> literal.getTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER
+                    ? literal.getValueAs(String.class) : null;
+                case BOOLEAN -> literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+                    ? literal.booleanValue() : null;
+                default -> null;
+            };
+        } catch (ArithmeticException notExact) {
+            return null;
+        }
+    }
+}
