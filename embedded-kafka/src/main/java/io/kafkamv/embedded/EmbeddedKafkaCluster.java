@@ -135,6 +135,18 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
+    /** The node whose controller leads the KRaft quorum right now. */
+    public int activeControllerId() {
+        try (Admin admin = Admin.create(clientProperties())) {
+            return admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while asking for the active controller", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Cannot find the active controller: " + e.getMessage(), e);
+        }
+    }
+
     public boolean isRunning(int nodeId) {
         return nodes.get(nodeId).isRunning();
     }

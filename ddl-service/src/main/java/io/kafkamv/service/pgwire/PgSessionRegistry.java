@@ -39,8 +39,4 @@ final class PgSessionRegistry {
             entry.session().cancelRunningStatement();
         }
     }
-
-    int size() {
-        return sessions.size();
-    }
 }

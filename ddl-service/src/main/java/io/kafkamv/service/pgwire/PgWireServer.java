@@ -53,10 +53,6 @@ public final class PgWireServer implements AutoCloseable {
         return serverSocket.getLocalPort();
     }
 
-    public int openSessions() {
-        return registry.size();
-    }
-
     private void acceptLoop() {
         while (!serverSocket.isClosed()) {
             try {

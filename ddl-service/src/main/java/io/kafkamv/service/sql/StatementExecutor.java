@@ -77,10 +77,9 @@ public final class StatementExecutor {
 
     /** A low-cardinality name for a statement, for metrics: select, insert, create_materialized_view, ... */
     private static String kind(SqlNode node) {
-        return node.getKind().name().toLowerCase(java.util.Locale.ROOT).equals("other")
-            || node.getKind() == SqlKind.OTHER_DDL
-            ? node.getClass().getSimpleName().replaceFirst("^Sql", "").toLowerCase(java.util.Locale.ROOT)
-            : node.getKind().name().toLowerCase(java.util.Locale.ROOT);
+        boolean ours = node.getKind() == SqlKind.OTHER || node.getKind() == SqlKind.OTHER_DDL;
+        String name = ours ? node.getClass().getSimpleName().replaceFirst("^Sql", "") : node.getKind().name();
+        return name.toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

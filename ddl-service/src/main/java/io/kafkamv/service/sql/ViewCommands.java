@@ -8,7 +8,6 @@ import java.util.Optional;
 
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.CompiledView;
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlObjectKind;
@@ -139,9 +138,5 @@ final class ViewCommands {
 
     static String describe(CatalogEntry entry) {
         return entry.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + entry.name();
-    }
-
-    static Relation relation(CatalogEntry entry) {
-        return CatalogService.relation(entry);
     }
 }

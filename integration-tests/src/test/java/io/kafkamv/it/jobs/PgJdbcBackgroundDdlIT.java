@@ -12,32 +12,18 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kafkamv.it.support.ServiceProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The seed session and everyday JDBC use through the PostgreSQL JDBC driver (extended query protocol). */
 class PgJdbcBackgroundDdlIT {
 
-    @TempDir
-    static java.nio.file.Path workDir;
-
-    private static ServiceProcess service;
-
-    @BeforeAll
-    static void startService() throws Exception {
-        service = ServiceProcess.start(workDir.resolve("data"));
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
-    }
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://localhost:" + service.pgPort() + "/dev", "root", "");
+        return DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
     }
 
     @Test

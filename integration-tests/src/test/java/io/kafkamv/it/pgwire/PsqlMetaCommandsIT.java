@@ -2,39 +2,30 @@ package io.kafkamv.it.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import io.kafkamv.it.support.Psql;
-import io.kafkamv.it.support.ServiceProcess;
-import org.junit.jupiter.api.AfterAll;
+import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** psql's backslash commands, answered from kafka-mv's catalog. */
 class PsqlMetaCommandsIT {
 
-    @TempDir
-    static Path workDir;
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
 
-    private static ServiceProcess service;
     private static Psql psql;
 
     @BeforeAll
-    static void startServiceWithObjects() throws Exception {
-        service = ServiceProcess.start(workDir.resolve("data"));
-        psql = new Psql(service.pgPort());
+    static void createObjects() throws Exception {
+        psql = SERVICE.psql();
         Psql.Result setup = psql.session(List.of(
             "CREATE TABLE orders (id INT PRIMARY KEY, customer TEXT NOT NULL, amount INT)",
             "CREATE TABLE t (v1 int)",
             "CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n FROM orders GROUP BY customer"));
         assertThat(setup.exitCode()).as(setup.stderr()).isZero();
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
     }
 
     @Test

@@ -6,16 +6,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kafkamv.it.support.ServiceProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The REST door, driven with the JDK's HTTP client. */
 class RestApiIT {
@@ -23,20 +20,8 @@ class RestApiIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @TempDir
-    static Path workDir;
-
-    private static ServiceProcess service;
-
-    @BeforeAll
-    static void startService() throws Exception {
-        service = ServiceProcess.start(workDir.resolve("data"));
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
-    }
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
 
     @Test
     void statementsJobsAndViewsThroughRest() throws Exception {
@@ -139,6 +124,6 @@ class RestApiIT {
     }
 
     private static URI uri(String path) {
-        return URI.create("http://localhost:" + service.httpPort() + path);
+        return URI.create("http://localhost:" + SERVICE.service().httpPort() + path);
     }
 }

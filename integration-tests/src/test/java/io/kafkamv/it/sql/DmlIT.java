@@ -2,37 +2,22 @@ package io.kafkamv.it.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import io.kafkamv.it.support.Psql;
-import io.kafkamv.it.support.ServiceProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** INSERT, UPDATE and DELETE through psql, and views that follow them. */
 class DmlIT {
 
-    @TempDir
-    static Path workDir;
-
-    private static ServiceProcess service;
-
-    @BeforeAll
-    static void startService() throws Exception {
-        service = ServiceProcess.start(workDir.resolve("data"));
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
-    }
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
 
     @Test
     void updatesAndDeletesReachTablesAndViews() throws Exception {
-        Psql psql = new Psql(service.pgPort());
+        Psql psql = SERVICE.psql();
         Psql.Result result = psql.session(List.of(
             "CREATE TABLE o (id INT PRIMARY KEY, c TEXT, a INT)",
             "INSERT INTO o VALUES (1, 'x', 5), (2, 'x', 7), (3, 'y', 1)",
@@ -52,7 +37,7 @@ class DmlIT {
 
     @Test
     void badWritesGetClearErrorsAndWriteNothing() throws Exception {
-        Psql psql = new Psql(service.pgPort());
+        Psql psql = SERVICE.psql();
         psql.session(List.of("CREATE TABLE n (id INT PRIMARY KEY, v INT NOT NULL)", "CREATE TABLE log (line TEXT)"));
 
         assertThat(psql.run("INSERT INTO n VALUES (1, NULL)").stderr())

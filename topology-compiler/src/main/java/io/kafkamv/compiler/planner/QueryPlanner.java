@@ -2,7 +2,6 @@ package io.kafkamv.compiler.planner;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import io.kafkamv.compiler.CalciteErrors;
 import io.kafkamv.compiler.CompileException;
@@ -34,7 +33,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
@@ -135,13 +133,5 @@ public final class QueryPlanner {
     static CompileException unsupported(String what) {
         return new CompileException(CompileException.Category.UNSUPPORTED, what + " is not supported yet", 0,
             "see the SQL reference in docs/ for what views can do today");
-    }
-
-    static int offset(String text, SqlParserPos pos) {
-        return SqlStatementParser.offsetOf(text, pos);
-    }
-
-    static Properties connectionProperties() {
-        return SqlDialect.connectionProperties();
     }
 }

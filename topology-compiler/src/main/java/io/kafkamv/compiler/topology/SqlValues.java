@@ -1,7 +1,5 @@
 package io.kafkamv.compiler.topology;
 
-import java.math.BigDecimal;
-
 import io.kafkamv.connectors.schema.SqlType;
 
 /** Converts a computed value to the Java form its column type is stored in. */
@@ -23,9 +21,5 @@ final class SqlValues {
             case DECIMAL -> Accumulator.Numbers.toDecimal(value);
             default -> value;
         };
-    }
-
-    static BigDecimal decimal(Object value) {
-        return Accumulator.Numbers.toDecimal(value);
     }
 }
