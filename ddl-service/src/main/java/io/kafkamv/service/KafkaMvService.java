@@ -96,7 +96,7 @@ public final class KafkaMvService implements AutoCloseable {
         ServiceMetrics metrics = new ServiceMetrics(store);
         started.push(metrics);
         JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry(),
-            config.advertisedHost() + ":" + config.httpPort());
+            config.advertisedHost() + ":" + config.httpPort(), instanceId);
         started.push(runner);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);

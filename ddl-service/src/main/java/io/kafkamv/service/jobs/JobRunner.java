@@ -51,6 +51,7 @@ public final class JobRunner implements AutoCloseable {
     private final Admin admin;
     private final MeterRegistry metrics;
     private final String applicationServer;
+    private final String instanceId;
     private final RemoteViewRows remoteRows;
     private final Map<Long, ViewRuntime> runtimes = new ConcurrentHashMap<>();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -60,8 +61,9 @@ public final class JobRunner implements AutoCloseable {
     });
 
     public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics,
-                     String applicationServer) {
+                     String applicationServer, String instanceId) {
         this.store = store;
+        this.instanceId = instanceId;
         this.applicationServer = applicationServer;
         this.remoteRows = new RemoteViewRows();
         this.metrics = metrics;
@@ -240,7 +242,7 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         try {
-            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer));
+            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer, instanceId));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (RuntimeException e) {
             LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);

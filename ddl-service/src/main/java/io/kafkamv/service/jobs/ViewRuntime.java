@@ -44,7 +44,7 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry,
-                             String applicationServer) {
+                             String applicationServer, String instanceId) {
         PhysicalPlan plan = PlanJson.fromTree(job.plan());
         Properties properties = new Properties();
         properties.putAll(clientProperties);
@@ -61,6 +61,12 @@ final class ViewRuntime implements AutoCloseable {
         properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
             LogAndContinueExceptionHandler.class);
         properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 5000);
+        // Static membership: an instance that restarts (even after kill -9) takes its partitions back at
+        // once instead of waiting for its old self to time out; one that never returns is replaced
+        // within the shorter session timeout.
+        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
         properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 4 * 1024 * 1024);
         KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan), properties);
         ViewRuntime runtime = new ViewRuntime(job, plan, streams);

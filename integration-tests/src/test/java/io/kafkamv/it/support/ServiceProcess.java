@@ -51,7 +51,11 @@ public final class ServiceProcess implements AutoCloseable {
             "--http-port", String.valueOf(httpPort),
             "--kafka-port", String.valueOf(kafkaPort)));
         command.addAll(List.of(extraArgs));
-        Path log = dataDir.resolveSibling(dataDir.getFileName() + "-service-" + System.nanoTime() + ".log");
+        // Logs outlive the test's temporary data dir, so a failure in CI can be read afterwards.
+        Path logs = Paths.get("target", "service-logs");
+        java.nio.file.Files.createDirectories(logs);
+        Path log = logs.resolve(dataDir.getFileName() + "-" + System.currentTimeMillis() + "-" + System.nanoTime() % 10000
+            + ".log").toAbsolutePath();
         Process process = new ProcessBuilder(command)
             .redirectError(log.toFile())
             .start();
