@@ -118,10 +118,11 @@ class JobControlIT {
                 assertThat(psqlFirst.run("CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t").exitCode()).isZero();
 
                 long id = get(first, "/v1/views/m").get("jobId").asLong();
+                // An instance still restoring answers 503 without rows: count that as none yet.
                 String rows = "/internal/v1/jobs/" + id + "/rows";
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    int onFirst = get(first, rows).get("rows").size();
-                    int onSecond = get(second, rows).get("rows").size();
+                    int onFirst = get(first, rows).path("rows").size();
+                    int onSecond = get(second, rows).path("rows").size();
                     assertThat(onFirst).as("rows held by the first instance").isPositive().isLessThan(50_000);
                     assertThat(onFirst + onSecond).isEqualTo(50_000);
                 });
