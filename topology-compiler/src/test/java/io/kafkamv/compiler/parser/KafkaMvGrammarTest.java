@@ -102,6 +102,8 @@ class KafkaMvGrammarTest {
 
         assertThat(table.name().getSimple()).isEqualTo("jobs");
         assertThat(table.columns()).hasSize(3);
+        assertThat(parse("CREATE MATERIALIZED VIEW per AS SELECT result, language FROM t",
+            SqlCreateMaterializedView.class).name().getSimple()).isEqualTo("per");
     }
 
     @Test
