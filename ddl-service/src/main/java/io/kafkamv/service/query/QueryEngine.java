@@ -27,6 +27,7 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 
 /**
@@ -59,18 +60,23 @@ public final class QueryEngine {
     }
 
     public StatementResult.Rows query(String sql, Consumer<Cancellable> running) {
-        Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(SqlStatementParser.parse(sql));
+        SqlNode parsed = SqlStatementParser.parse(sql);
+        Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(parsed);
         if (byKey.isPresent()) {
             return byKey.get();
         }
         List<List<Object>> rows = new ArrayList<>();
-        List<ResultColumn> columns = forEachRow(sql, running, row -> rows.add(Arrays.asList(row)));
+        List<ResultColumn> columns = forEachRow(sql, ResultNames.of(parsed), running, row -> rows.add(Arrays.asList(row)));
         return new StatementResult.Rows(columns, rows);
     }
 
     /** Streams a query's rows to {@code action}; returns the result's columns. */
     public List<ResultColumn> forEachRow(String sql, Consumer<Cancellable> running, Consumer<Object[]> action) {
-        List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
+        return forEachRow(sql, ResultNames.of(SqlStatementParser.parse(sql)), running, action);
+    }
+
+    private List<ResultColumn> forEachRow(String sql, List<String> names, Consumer<Cancellable> running,
+                                          Consumer<Object[]> action) {
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
             running.accept(() -> {
                 try {

@@ -36,7 +36,7 @@ public final class StatementExecutor {
         this.context = context;
         this.tables = new TableCommands(context);
         this.jobs = new JobCommands(context);
-        this.views = new ViewCommands(context, jobs);
+        this.views = new ViewCommands(context, jobs, tables);
         this.sessions = new SessionCommands(context);
         this.psqlCatalog = new PsqlCatalog(context.catalog());
     }

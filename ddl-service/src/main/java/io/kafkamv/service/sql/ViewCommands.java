@@ -29,10 +29,12 @@ final class ViewCommands {
 
     private final ServiceContext context;
     private final JobCommands jobs;
+    private final TableCommands tables;
 
-    ViewCommands(ServiceContext context, JobCommands jobs) {
+    ViewCommands(ServiceContext context, JobCommands jobs, TableCommands tables) {
         this.context = context;
         this.jobs = jobs;
+        this.tables = tables;
     }
 
     StatementResult create(Session session, SqlCreateMaterializedView statement, String text, Notices notices) {
@@ -58,7 +60,7 @@ final class ViewCommands {
         List<String> sources = view.plan().sourceTopics();
         Map<String, Long> start = Offsets.start(context.admin(), sources);
         Map<String, Long> target = Offsets.end(context.admin(), sources);
-        new TableCommands(context).createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
+        tables.createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
         boolean background = session.backgroundDdl();
         long rateLimit = session.variable("backfill_rate_limit").map(Long::parseLong).orElse(-1L);
         Job job = new Job(jobId, name, view.statement(), PlanJson.toTree(view.plan()), background,
@@ -111,7 +113,7 @@ final class ViewCommands {
             drop(dependent, true);
         }
         if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
-            return new TableCommands(context).drop(entry);
+            return tables.drop(entry);
         }
         context.store().removeObject(entry.name());
         context.store().job(entry.jobId()).ifPresent(job ->
