@@ -18,9 +18,18 @@ import org.apache.calcite.sql.pretty.SqlPrettyWriter;
 public final class SqlCompiler {
 
     private final Catalog catalog;
+    private final int exchangePartitions;
 
-    public SqlCompiler(Catalog catalog) {
+    /**
+     * @param exchangePartitions how many partitions a view re-keys rows into where it must (joins);
+     *                           fixed in each plan, so it only applies to views compiled from now on
+     */
+    public SqlCompiler(Catalog catalog, int exchangePartitions) {
+        if (exchangePartitions < 1) {
+            throw new IllegalArgumentException("exchangePartitions must be positive");
+        }
         this.catalog = catalog;
+        this.exchangePartitions = exchangePartitions;
     }
 
     /**
@@ -33,7 +42,7 @@ public final class SqlCompiler {
         String normalized = normalize(statement);
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
-        PhysicalPlan plan = new ViewPlanner(relations).plan(name, statement.query(), statementText,
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, statement.query(), statementText,
             "kmv-view-" + name + "-" + jobId, "rows");
         Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
         return new CompiledView(relation, plan, normalized);
@@ -50,7 +59,7 @@ public final class SqlCompiler {
         String name = view.name().getSimple();
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
-        ViewPlanner.Planned planned = new ViewPlanner(relations).planAndExplain(name, view.query(), statementText,
+        ViewPlanner.Planned planned = new ViewPlanner(relations, exchangePartitions).planAndExplain(name, view.query(), statementText,
             "kmv-view-" + name + "-<job id>", "rows");
         return "Logical plan:\n" + planned.logicalPlan()
             + "\nPhysical plan:\n" + io.kafkamv.compiler.plan.PlanJson.toJson(planned.plan())

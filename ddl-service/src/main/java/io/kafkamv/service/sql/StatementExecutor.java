@@ -142,7 +142,7 @@ public final class StatementExecutor {
             return jobs.alter(alter);
         }
         if (node instanceof io.kafkamv.compiler.parser.SqlExplainStatement explain) {
-            String plan = new io.kafkamv.compiler.SqlCompiler(context.catalog()).explain(explain.statement(), text);
+            String plan = new io.kafkamv.compiler.SqlCompiler(context.catalog(), context.topicPartitions()).explain(explain.statement(), text);
             java.util.List<java.util.List<Object>> lines = plan.lines()
                 .map(line -> java.util.Arrays.<Object>asList(line)).toList();
             return new StatementResult.Rows(java.util.List.of(new ResultColumn("QUERY PLAN",

@@ -53,7 +53,7 @@ final class ViewCommands {
         long jobId = context.store().allocateJobId();
         CompiledView view;
         try {
-            view = new SqlCompiler(context.catalog()).compileView(statement, text, jobId);
+            view = new SqlCompiler(context.catalog(), context.topicPartitions()).compileView(statement, text, jobId);
         } catch (CompileException e) {
             throw explainInvisible(SqlErrors.from(e));
         }

@@ -12,4 +12,6 @@ public interface PlanStepVisitor<R> {
     R visit(AggregateStep step);
 
     R visit(UnionAllStep step);
+
+    R visit(JoinStep step);
 }

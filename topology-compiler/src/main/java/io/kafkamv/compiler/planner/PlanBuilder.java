@@ -11,6 +11,8 @@ import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
 import io.kafkamv.compiler.plan.CalcStep;
+import io.kafkamv.compiler.plan.JoinStep;
+import io.kafkamv.compiler.plan.JoinStep.JoinKind;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
@@ -18,11 +20,17 @@ import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexUtil;
 
 /** Turns an optimized relational tree into plan steps, inputs first; refuses what it cannot run. */
 final class PlanBuilder {
@@ -31,9 +39,12 @@ final class PlanBuilder {
     private final List<PlanStep> steps = new ArrayList<>();
     private final Set<String> ids = new HashSet<>();
     private final Map<String, PlanStep> scans = new java.util.HashMap<>();
+    private final int exchangePartitions;
 
-    PlanBuilder(Map<String, Relation> relations) {
+    /** @param exchangePartitions how many partitions the exchanges of joins use */
+    PlanBuilder(Map<String, Relation> relations, int exchangePartitions) {
         this.relations = relations;
+        this.exchangePartitions = exchangePartitions;
     }
 
     /** Adds the steps for {@code rel} and returns them all, {@code rel}'s own step last. */
@@ -59,6 +70,8 @@ final class PlanBuilder {
             step = aggregate(aggregate);
         } else if (rel instanceof Union union && union.all) {
             step = unionAll(union);
+        } else if (rel instanceof Join join) {
+            return join(join);
         } else {
             throw QueryPlanner.unsupported(describe(rel));
         }
@@ -112,6 +125,67 @@ final class PlanBuilder {
         return new UnionAllStep(uniqueId("union"), inputs, schema, UnionAllStep.unionKey());
     }
 
+    /**
+     * An equi-join step; what is left of the condition after the equalities becomes a filter on the
+     * joined rows, which is only right for an inner join.
+     */
+    private PlanStep join(Join join) {
+        JoinKind kind = switch (join.getJoinType()) {
+            case INNER -> JoinKind.INNER;
+            case LEFT -> JoinKind.LEFT;
+            case RIGHT -> JoinKind.RIGHT;
+            case FULL -> JoinKind.FULL;
+            default -> throw QueryPlanner.unsupported(join.getJoinType() + " JOIN");
+        };
+        JoinInfo info = join.analyzeCondition();
+        if (info.nullExclusionFlags.contains(false)) {
+            throw QueryPlanner.unsupported("a join on IS NOT DISTINCT FROM");
+        }
+        if (!info.nonEquiConditions.isEmpty() && kind != JoinKind.INNER) {
+            throw QueryPlanner.unsupported(kind + " JOIN on a condition other than column equalities");
+        }
+        PlanStep left = visit(join.getLeft());
+        PlanStep right = visit(join.getRight());
+        List<Column> joinKey = new ArrayList<>();
+        for (int i = 0; i < info.leftKeys.size(); i++) {
+            Column l = left.schema().columns().get(info.leftKeys.get(i));
+            Column r = right.schema().columns().get(info.rightKeys.get(i));
+            joinKey.add(new Column(l.name(), comparisonType(l.type(), r.type()), true));
+        }
+        RowSchema schema = CalciteTypes.schema(join.getRowType(), List.of());
+        PlanStep step = new JoinStep(uniqueId("join"), left.id(), right.id(), kind, info.leftKeys, info.rightKeys,
+            joinKey, exchangePartitions, schema, JoinStep.joinOutputKey());
+        steps.add(step);
+        if (info.nonEquiConditions.isEmpty()) {
+            return step;
+        }
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        RexProgram filter = RexProgram.create(join.getRowType(), rexBuilder.identityProjects(join.getRowType()),
+            RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions), join.getRowType(), rexBuilder);
+        PlanStep filtered = new CalcStep(uniqueId("calc"), step.id(), CalcSql.of(filter, schema), schema, step.key());
+        steps.add(filtered);
+        return filtered;
+    }
+
+    /** The type two join key columns are compared in; Calcite has already cast all but numbers. */
+    private static SqlType comparisonType(SqlType left, SqlType right) {
+        if (left == right) {
+            return left;
+        }
+        Set<SqlType> integers = Set.of(SqlType.SMALLINT, SqlType.INTEGER, SqlType.BIGINT);
+        Set<SqlType> floats = Set.of(SqlType.REAL, SqlType.DOUBLE);
+        if (integers.contains(left) && integers.contains(right)) {
+            return SqlType.BIGINT;
+        }
+        if (floats.contains(left) || floats.contains(right)) {
+            return SqlType.DOUBLE;
+        }
+        if (left == SqlType.DECIMAL || right == SqlType.DECIMAL) {
+            return SqlType.DECIMAL;
+        }
+        throw QueryPlanner.unsupported("a join of " + left.postgresName() + " with " + right.postgresName());
+    }
+
     private static AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
         return switch (call.getAggregation().getKind()) {
             case COUNT -> AggregateFunction.COUNT;
@@ -124,7 +198,7 @@ final class PlanBuilder {
     }
 
     private String uniqueId(String base) {
-        String id = base.equals("calc") || base.equals("aggregate") || base.equals("union")
+        String id = base.equals("calc") || base.equals("aggregate") || base.equals("union") || base.equals("join")
             ? base + "-" + (steps.size() + 1) : base;
         int suffix = 2;
         String candidate = id;

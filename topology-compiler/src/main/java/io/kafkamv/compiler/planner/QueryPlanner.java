@@ -41,8 +41,9 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 
 /**
  * Validates a query against named row types and turns it into relational algebra, with a short,
- * fixed list of rewrites: UNION becomes an aggregate over UNION ALL, and filters and projections
- * are merged into one {@code Calc} per run of them.
+ * fixed list of rewrites: UNION becomes an aggregate over UNION ALL, filters move into and below
+ * joins, expressions in join conditions become columns of the join's inputs, and filters and
+ * projections are merged into one {@code Calc} per run of them.
  *
  * <p>The compiler plans views with it over the catalog; the topology builder plans each stored
  * {@code CalcStep} with it over that step's input, so both read SQL the same way.
@@ -51,6 +52,9 @@ public final class QueryPlanner {
 
     private static final HepProgram REWRITES = new HepProgramBuilder()
         .addRuleInstance(CoreRules.UNION_TO_DISTINCT)
+        .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+        .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
+        .addRuleInstance(CoreRules.JOIN_PUSH_EXPRESSIONS)
         .addRuleInstance(CoreRules.PROJECT_REMOVE)
         .addRuleInstance(CoreRules.PROJECT_MERGE)
         .addRuleInstance(CoreRules.FILTER_MERGE)

@@ -16,9 +16,12 @@ import org.apache.calcite.sql.SqlNode;
 public final class ViewPlanner {
 
     private final Map<String, Relation> relations;
+    private final int exchangePartitions;
 
-    public ViewPlanner(Map<String, Relation> relations) {
+    /** @param exchangePartitions how many partitions the exchanges of joins use */
+    public ViewPlanner(Map<String, Relation> relations, int exchangePartitions) {
         this.relations = relations;
+        this.exchangePartitions = exchangePartitions;
     }
 
     public PhysicalPlan plan(String view, SqlNode query, String statementText, String outputTopic, String store) {
@@ -35,7 +38,7 @@ public final class ViewPlanner {
         // Names come from the query as written: validation rewrites it in place.
         List<String> names = ResultNames.of(query);
         RelNode rel = new QueryPlanner(schemas).plan(query, statementText);
-        List<PlanStep> steps = new java.util.ArrayList<>(new PlanBuilder(relations).build(rel));
+        List<PlanStep> steps = new java.util.ArrayList<>(new PlanBuilder(relations, exchangePartitions).build(rel));
         // Rows are positional: renaming the last step's columns renames the view, nothing else.
         PlanStep root = steps.get(steps.size() - 1);
         steps.set(steps.size() - 1, root.withColumnNames(columnNames(root.schema(), names)));

@@ -8,12 +8,14 @@ import java.util.Properties;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.CalcStep;
+import io.kafkamv.compiler.plan.JoinStep;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
+import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
 import org.apache.kafka.common.serialization.Serdes;
@@ -31,7 +33,10 @@ import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * Builds a view's Kafka Streams topology from its stored plan, never from its SQL. Every
@@ -156,6 +161,46 @@ public final class TopologyFactory {
             return merged.toTable(Named.as(step.id()),
                 Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                     .withKeySerde(unionKeySerde).withValueSerde(valueSerde));
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(JoinStep step) {
+            KStream<byte[], byte[]> left = exchange(step, JoinSide.LEFT, step.left(), step.leftKeys());
+            KStream<byte[], byte[]> right = exchange(step, JoinSide.RIGHT, step.right(), step.rightKeys());
+            String leftRows = JoinProcessor.storeName(step, JoinSide.LEFT);
+            String rightRows = JoinProcessor.storeName(step, JoinSide.RIGHT);
+            builder.addStateStore(bytesStore(leftRows));
+            builder.addStateStore(bytesStore(rightRows));
+            RowCodec leftCodec = new RowCodec(steps.get(step.left()).schema().columns());
+            RowCodec rightCodec = new RowCodec(steps.get(step.right()).schema().columns());
+            return left.merge(right, Named.as(step.id() + "-merge"))
+                .process(() -> new JoinProcessor(step, leftCodec, rightCodec), Named.as(step.id() + "-join"),
+                    leftRows, rightRows)
+                .toTable(Named.as(step.id()),
+                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+        }
+
+        /** One side of a join, keyed by join key and sent to the partition where its matches are. */
+        private KStream<byte[], byte[]> exchange(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
+            PlanStep input = steps.get(inputId);
+            String name = step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT);
+            String lastKeys = name + "-join-keys";
+            builder.addStateStore(bytesStore(lastKeys));
+            JoinKeys joinKeys = new JoinKeys(keys, step.joinKey());
+            RowCodec inputKeys = new RowCodec(input.key());
+            RowCodec inputRows = new RowCodec(input.schema().columns());
+            return tables.get(inputId).toStream(Named.as(name + "-changes"))
+                .process(() -> new JoinSideKeyer(side, joinKeys, inputKeys, inputRows, lastKeys),
+                    Named.as(name + "-keys"), lastKeys)
+                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+                    .withName(name + "-by-join-key")
+                    .withNumberOfPartitions(step.partitions())
+                    .withStreamPartitioner(JoinKeys.partitioner()));
+        }
+
+        private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {
+            return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
         }
 
         private static Object[] project(Object[] row, int[] columns) {

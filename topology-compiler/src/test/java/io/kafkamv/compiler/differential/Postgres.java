@@ -29,26 +29,33 @@ final class Postgres implements AutoCloseable {
         }
     }
 
-    void resetOrders() throws SQLException {
+    void resetTables() throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS orders");
-            statement.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer TEXT, amount INT)");
+            for (Change.Table table : Change.Table.values()) {
+                statement.execute("DROP TABLE IF EXISTS " + table.name);
+                statement.execute("CREATE TABLE " + table.name + " (" + table.columns + ")");
+            }
         }
     }
 
-    void apply(OrdersOp op) throws SQLException {
-        if (op.delete()) {
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM orders WHERE id = ?")) {
-                delete.setLong(1, op.id());
+    void apply(Change change) throws SQLException {
+        Change.Table table = change.table();
+        if (change.delete()) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM " + table.name + " WHERE " + table.key + " = ?")) {
+                delete.setObject(1, change.key());
                 delete.executeUpdate();
             }
             return;
         }
-        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO orders VALUES (?, ?, ?) "
-            + "ON CONFLICT (id) DO UPDATE SET customer = EXCLUDED.customer, amount = EXCLUDED.amount")) {
-            upsert.setLong(1, op.id());
-            upsert.setString(2, op.customer());
-            upsert.setObject(3, op.amount(), java.sql.Types.INTEGER);
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table.name
+            + " VALUES (?, ?, ?) ON CONFLICT (" + table.key + ") DO UPDATE SET " + table.first + " = EXCLUDED."
+            + table.first + ", " + table.second + " = EXCLUDED." + table.second)) {
+            upsert.setObject(1, change.key());
+            // orders(id, customer text, amount int), customers(name, tier int, region text)
+            boolean orders = table == Change.Table.ORDERS;
+            upsert.setObject(2, change.first(), orders ? java.sql.Types.VARCHAR : java.sql.Types.INTEGER);
+            upsert.setObject(3, change.second(), orders ? java.sql.Types.INTEGER : java.sql.Types.VARCHAR);
             upsert.executeUpdate();
         }
     }

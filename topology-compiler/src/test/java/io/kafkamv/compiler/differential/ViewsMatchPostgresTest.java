@@ -15,11 +15,12 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Differential test: random histories of inserts, updates and deletes on a table; after each batch,
+ * Differential test: random histories of inserts, updates and deletes on two tables; after each batch,
  * every view's contents equal what PostgreSQL returns for the same query over the same rows.
  * A failing history is shrunk and its seed printed by jqwik, and re-run first next time.
  */
@@ -39,7 +40,17 @@ class ViewsMatchPostgresTest {
         "SELECT id, amount FROM orders WHERE amount > 10 UNION ALL SELECT id, amount * 2 FROM orders WHERE customer = 'ann'",
         "SELECT customer FROM orders WHERE amount > 5 UNION SELECT customer FROM orders WHERE amount < 0",
         "SELECT u.c, count(*) AS n FROM (SELECT customer AS c FROM orders UNION ALL SELECT customer FROM orders "
-            + "WHERE amount IS NULL) AS u GROUP BY u.c");
+            + "WHERE amount IS NULL) AS u GROUP BY u.c",
+        "SELECT o.id, o.amount, c.tier FROM orders o JOIN customers c ON o.customer = c.name",
+        "SELECT o.id, c.name, c.tier FROM orders o LEFT JOIN customers c ON o.customer = c.name",
+        "SELECT o.id, c.name FROM orders o RIGHT JOIN customers c ON o.customer = c.name AND o.amount > 3",
+        "SELECT o.id, o.customer, c.name, c.region FROM orders o FULL JOIN customers c ON o.customer = c.name",
+        "SELECT c.region, count(*) AS n, sum(o.amount) AS s, max(c.tier) AS t FROM orders o "
+            + "JOIN customers c ON o.customer = c.name GROUP BY c.region",
+        "SELECT a.id, b.id AS other FROM orders a JOIN orders b ON a.amount = b.amount AND a.id < b.id",
+        "SELECT o.id, c.name FROM orders o JOIN customers c ON o.amount = c.tier + 1 WHERE c.region <> 'south'",
+        "SELECT o.id, c.tier, x.id AS same_tier FROM orders o JOIN customers c ON o.customer = c.name "
+            + "LEFT JOIN orders x ON x.amount = c.tier");
 
     private static Postgres postgres;
 
@@ -54,25 +65,27 @@ class ViewsMatchPostgresTest {
     }
 
     @Property(tries = 25)
-    void everyViewEqualsPostgresAfterEveryBatch(@ForAll("histories") List<List<OrdersOp>> batches) throws SQLException {
-        postgres.resetOrders();
+    void everyViewEqualsPostgresAfterEveryBatch(@ForAll("histories") List<List<Change>> batches) throws SQLException {
+        postgres.resetTables();
         List<ViewHarness> views = new ArrayList<>();
         try {
             for (String query : QUERIES) {
-                ViewHarness harness = new ViewHarness().table("orders", List.of("id"),
-                    new Column("id", SqlType.BIGINT, false), Column.of("customer", SqlType.VARCHAR),
-                    Column.of("amount", SqlType.INTEGER));
+                ViewHarness harness = new ViewHarness()
+                    .table("orders", List.of("id"), new Column("id", SqlType.BIGINT, false),
+                        Column.of("customer", SqlType.VARCHAR), Column.of("amount", SqlType.INTEGER))
+                    .table("customers", List.of("name"), new Column("name", SqlType.VARCHAR, false),
+                        Column.of("tier", SqlType.INTEGER), Column.of("region", SqlType.VARCHAR));
                 harness.view("CREATE MATERIALIZED VIEW v AS " + query);
                 views.add(harness);
             }
-            for (List<OrdersOp> batch : batches) {
-                for (OrdersOp op : batch) {
-                    postgres.apply(op);
+            for (List<Change> batch : batches) {
+                for (Change change : batch) {
+                    postgres.apply(change);
                     for (ViewHarness view : views) {
-                        if (op.delete()) {
-                            view.delete("orders", op.id());
+                        if (change.delete()) {
+                            view.delete(change.table().name, change.key());
                         } else {
-                            view.upsert("orders", op.id(), op.customer(), op.amount());
+                            view.upsert(change.table().name, change.key(), change.first(), change.second());
                         }
                     }
                 }
@@ -89,20 +102,28 @@ class ViewsMatchPostgresTest {
         }
     }
 
-    /** The first batch inserts at least one row: a view learns of its input only from changes. */
+    /**
+     * The first batch inserts at least one order: a view learns of its input only from changes.
+     * Customer "dee" never orders, so outer joins have rows on both sides without a match.
+     */
     @Provide
-    Arbitrary<List<List<OrdersOp>>> histories() {
-        Arbitrary<OrdersOp> upsert = Combinators.combine(
+    Arbitrary<List<List<Change>>> histories() {
+        Arbitrary<Change> order = Combinators.combine(
             Arbitraries.longs().between(0, 15),
             Arbitraries.of("ann", "bob", "cy").injectNull(0.15),
-            Arbitraries.integers().between(-5, 20).injectNull(0.15)).as(OrdersOp::upsert);
-        Arbitrary<OrdersOp> delete = Arbitraries.longs().between(0, 15).map(OrdersOp::delete);
-        Arbitrary<OrdersOp> op = Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(3, upsert), net.jqwik.api.Tuple.of(1, delete));
-        Arbitrary<List<OrdersOp>> first = upsert.list().ofMinSize(1).ofMaxSize(12);
-        Arbitrary<List<OrdersOp>> later = op.list().ofMinSize(1).ofMaxSize(12);
+            Arbitraries.integers().between(-5, 20).injectNull(0.15)).as(Change::order);
+        Arbitrary<Change> deleteOrder = Arbitraries.longs().between(0, 15).map(Change::deleteOrder);
+        Arbitrary<Change> customer = Combinators.combine(
+            Arbitraries.of("ann", "bob", "cy", "dee"),
+            Arbitraries.integers().between(-1, 6).injectNull(0.15),
+            Arbitraries.of("north", "south").injectNull(0.15)).as(Change::customer);
+        Arbitrary<Change> deleteCustomer = Arbitraries.of("ann", "bob", "cy", "dee").map(Change::deleteCustomer);
+        Arbitrary<Change> change = Arbitraries.frequencyOf(
+            Tuple.of(6, order), Tuple.of(2, deleteOrder), Tuple.of(3, customer), Tuple.of(1, deleteCustomer));
+        Arbitrary<List<Change>> first = order.list().ofMinSize(1).ofMaxSize(12);
+        Arbitrary<List<Change>> later = change.list().ofMinSize(1).ofMaxSize(12);
         return Combinators.combine(first, later.list().ofMaxSize(5)).as((head, tail) -> {
-            List<List<OrdersOp>> all = new ArrayList<>();
+            List<List<Change>> all = new ArrayList<>();
             all.add(head);
             all.addAll(tail);
             return all;

@@ -39,6 +39,9 @@ class GoldenPlanTest {
         new Relation("orders", new RowSchema(List.of(new Column("id", SqlType.BIGINT, false),
             Column.of("customer", SqlType.VARCHAR), Column.of("amount", SqlType.INTEGER)), List.of("id")),
             List.of(new Column("id", SqlType.BIGINT, false)), "kmv-table-orders-1002"),
+        new Relation("customers", new RowSchema(List.of(new Column("name", SqlType.VARCHAR, false),
+            Column.of("tier", SqlType.INTEGER)), List.of("name")),
+            List.of(new Column("name", SqlType.VARCHAR, false)), "kmv-table-customers-1005"),
         new Relation("m", new RowSchema(List.of(Column.of("v1", SqlType.INTEGER)), List.of()),
             List.of(Relation.ROW_ID), "kmv-view-m-1003"),
         new Relation("clicks", new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER)),
@@ -60,7 +63,7 @@ class GoldenPlanTest {
     void compilesToTheGoldenPlanAndTopology(String name) throws IOException {
         String sql = Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8).strip();
         SqlCreateMaterializedView statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
-        CompiledView view = new SqlCompiler(() -> CATALOG).compileView(statement, sql, 2000);
+        CompiledView view = new SqlCompiler(() -> CATALOG, 3).compileView(statement, sql, 2000);
 
         String plan = PlanJson.toJson(view.plan()) + "\n";
         String topology = TopologyFactory.build(PlanJson.fromJson(plan)).describe().toString();

@@ -34,7 +34,7 @@ class JsonSourceTopologyTest {
     @Test
     void malformedRecordsGoToTheDeadLetterTopicAndTheViewGoesOn() {
         String sql = "CREATE MATERIALIZED VIEW per_page AS SELECT page, count(*) AS n, sum(ms) AS total FROM clicks GROUP BY page";
-        CompiledView view = new SqlCompiler(() -> List.of(CLICKS))
+        CompiledView view = new SqlCompiler(() -> List.of(CLICKS), 1)
             .compileView((SqlCreateMaterializedView) SqlStatementParser.parse(sql), sql, 3000);
         Properties properties = new Properties();
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "json-source-test");
