@@ -14,4 +14,6 @@ public interface PlanStepVisitor<R> {
     R visit(UnionAllStep step);
 
     R visit(JoinStep step);
+
+    R visit(TopNStep step);
 }

@@ -16,6 +16,8 @@ import io.kafkamv.compiler.plan.JoinStep.JoinKind;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.plan.TopNStep;
+import io.kafkamv.compiler.plan.TopNStep.SortField;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
@@ -23,12 +25,22 @@ import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 
@@ -72,6 +84,12 @@ final class PlanBuilder {
             step = unionAll(union);
         } else if (rel instanceof Join join) {
             return join(join);
+        } else if (rel instanceof Sort sort) {
+            if (sort.fetch == null && sort.offset == null) {
+                // A view is a set of rows: an order alone does not change which rows.
+                return visit(sort.getInput());
+            }
+            step = topN(sort);
         } else {
             throw QueryPlanner.unsupported(describe(rel));
         }
@@ -91,7 +109,7 @@ final class PlanBuilder {
     }
 
     private PlanStep calc(Calc calc) {
-        PlanStep input = visit(calc.getInput());
+        PlanStep input = calc.getInput() instanceof Window window ? rowNumberTopN(calc, window) : visit(calc.getInput());
         String sql = CalcSql.of(calc.getProgram(), input.schema());
         RowSchema schema = CalciteTypes.schema(calc.getRowType(), List.of());
         return new CalcStep(uniqueId("calc"), input.id(), sql, schema, input.key());
@@ -123,6 +141,97 @@ final class PlanBuilder {
         }
         RowSchema schema = CalciteTypes.schema(union.getRowType(), List.of());
         return new UnionAllStep(uniqueId("union"), inputs, schema, UnionAllStep.unionKey());
+    }
+
+    private PlanStep topN(Sort sort) {
+        if (sort.fetch == null) {
+            throw QueryPlanner.unsupported("OFFSET without LIMIT");
+        }
+        PlanStep input = visit(sort.getInput());
+        long offset = sort.offset == null ? 0 : literal(sort.offset, "OFFSET");
+        long limit = literal(sort.fetch, "LIMIT");
+        return new TopNStep(uniqueId("top-n"), input.id(), List.of(), sortFields(sort.getCollation()), offset, limit,
+            false, 1, input.schema(), TopNStep.topNKey());
+    }
+
+    /**
+     * {@code ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)} kept only up to some number: a
+     * top-N per group. Its filter stays in the calc on top, where it is then always true.
+     */
+    private PlanStep rowNumberTopN(Calc calc, Window window) {
+        String expected = "window functions other than ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) "
+            + "filtered by a bound, such as WHERE rn <= 10,";
+        if (window.groups.size() != 1 || window.groups.get(0).aggCalls.size() != 1
+            || window.groups.get(0).aggCalls.get(0).getKind() != org.apache.calcite.sql.SqlKind.ROW_NUMBER) {
+            throw QueryPlanner.unsupported(expected);
+        }
+        Window.Group group = window.groups.get(0);
+        int rowNumber = window.getInput().getRowType().getFieldCount();
+        RexProgram program = calc.getProgram();
+        Long limit = null;
+        if (program.getCondition() != null) {
+            for (RexNode conjunct : RelOptUtil.conjunctions(program.expandLocalRef(program.getCondition()))) {
+                Long bound = rowNumberBound(conjunct, rowNumber);
+                if (bound != null) {
+                    limit = limit == null ? bound : Math.min(limit, bound);
+                }
+            }
+        }
+        if (limit == null) {
+            throw QueryPlanner.unsupported(expected);
+        }
+        PlanStep input = visit(window.getInput());
+        List<Integer> partitionBy = group.keys.asList();
+        PlanStep step = new TopNStep(uniqueId("top-n"), input.id(), partitionBy, sortFields(group.orderKeys),
+            0, Math.max(limit, 0), true, partitionBy.isEmpty() ? 1 : exchangePartitions,
+            CalciteTypes.schema(window.getRowType(), List.of()), TopNStep.topNKey());
+        steps.add(step);
+        return step;
+    }
+
+    /** The n of {@code rn <= n}, {@code rn < n + 1} or {@code rn = 1}, or null for another condition. */
+    private static Long rowNumberBound(RexNode conjunct, int rowNumber) {
+        if (!(conjunct instanceof RexCall call) || call.getOperands().size() != 2) {
+            return null;
+        }
+        RexNode left = call.getOperands().get(0);
+        RexNode right = call.getOperands().get(1);
+        SqlKind kind = call.getKind();
+        if (right instanceof RexInputRef && left instanceof RexLiteral) {
+            RexNode swap = left;
+            left = right;
+            right = swap;
+            kind = kind.reverse();
+        }
+        if (!(left instanceof RexInputRef ref) || ref.getIndex() != rowNumber || !(right instanceof RexLiteral literal)) {
+            return null;
+        }
+        Long value = literal.getValueAs(Long.class);
+        if (value == null) {
+            return null;
+        }
+        return switch (kind) {
+            case LESS_THAN_OR_EQUAL -> value;
+            case LESS_THAN -> value - 1;
+            case EQUALS -> value == 1 ? 1L : null;
+            default -> null;
+        };
+    }
+
+    private static List<SortField> sortFields(RelCollation collation) {
+        return collation.getFieldCollations().stream().map(field -> {
+            RelFieldCollation.NullDirection nulls = field.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+                ? field.direction.defaultNullDirection() : field.nullDirection;
+            return new SortField(field.getFieldIndex(), field.direction.isDescending(),
+                nulls == RelFieldCollation.NullDirection.FIRST);
+        }).toList();
+    }
+
+    private static long literal(RexNode node, String clause) {
+        if (node instanceof RexLiteral literal && literal.getValueAs(Long.class) != null) {
+            return literal.getValueAs(Long.class);
+        }
+        throw QueryPlanner.unsupported(clause + " with anything but a number");
     }
 
     /**
@@ -198,7 +307,7 @@ final class PlanBuilder {
     }
 
     private String uniqueId(String base) {
-        String id = base.equals("calc") || base.equals("aggregate") || base.equals("union") || base.equals("join")
+        String id = Set.of("calc", "aggregate", "union", "join", "top-n").contains(base)
             ? base + "-" + (steps.size() + 1) : base;
         int suffix = 2;
         String candidate = id;

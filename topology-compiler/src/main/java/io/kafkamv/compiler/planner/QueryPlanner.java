@@ -55,6 +55,7 @@ public final class QueryPlanner {
         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
         .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
         .addRuleInstance(CoreRules.JOIN_PUSH_EXPRESSIONS)
+        .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
         .addRuleInstance(CoreRules.PROJECT_REMOVE)
         .addRuleInstance(CoreRules.PROJECT_MERGE)
         .addRuleInstance(CoreRules.FILTER_MERGE)

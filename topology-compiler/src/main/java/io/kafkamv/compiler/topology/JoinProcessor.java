@@ -59,9 +59,9 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
         if (Arrays.equals(oldRow, newRow)) {
             return;
         }
-        byte[] prefix = JoinKeys.prefixOf(record.key());
-        byte[] rowKey = JoinKeys.rowKeyOf(record.key());
-        boolean matchable = JoinKeys.matchable(record.key());
+        byte[] prefix = Exchange.prefixOf(record.key());
+        byte[] rowKey = Exchange.rowKeyOf(record.key());
+        boolean matchable = Exchange.matchable(record.key());
         List<KeyValue<Bytes, byte[]>> matches = matchable ? rows(store(side.other()), prefix) : List.of();
         boolean keepsMine = side == JoinSide.LEFT ? step.kind().keepsLeft() : step.kind().keepsRight();
         boolean keepsOther = side == JoinSide.LEFT ? step.kind().keepsRight() : step.kind().keepsLeft();
@@ -76,12 +76,12 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
                 }
             } else {
                 for (KeyValue<Bytes, byte[]> match : matches) {
-                    emit(record, side, prefix, rowKey, JoinKeys.rowKeyOf(match.key.get()), null, null);
+                    emit(record, side, prefix, rowKey, Exchange.rowKeyOf(match.key.get()), null, null);
                 }
             }
         } else if (keepsOther && !mineHasOthers) {
             for (KeyValue<Bytes, byte[]> match : matches) {
-                emit(record, side, prefix, null, JoinKeys.rowKeyOf(match.key.get()), null, null);
+                emit(record, side, prefix, null, Exchange.rowKeyOf(match.key.get()), null, null);
             }
         }
 
@@ -98,12 +98,12 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
                 }
             } else {
                 for (KeyValue<Bytes, byte[]> match : matches) {
-                    emit(record, side, prefix, rowKey, JoinKeys.rowKeyOf(match.key.get()), newRow, match.value);
+                    emit(record, side, prefix, rowKey, Exchange.rowKeyOf(match.key.get()), newRow, match.value);
                 }
             }
         } else if (keepsOther && !mineHasOthers) {
             for (KeyValue<Bytes, byte[]> match : matches) {
-                emit(record, side, prefix, null, JoinKeys.rowKeyOf(match.key.get()), null, match.value);
+                emit(record, side, prefix, null, Exchange.rowKeyOf(match.key.get()), null, match.value);
             }
         }
     }

@@ -14,6 +14,7 @@ import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.plan.TopNStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
@@ -181,6 +182,34 @@ public final class TopologyFactory {
                         .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
         }
 
+        @Override
+        public KTable<Object[], Object[]> visit(TopNStep step) {
+            PlanStep input = steps.get(step.input());
+            RowCodec inputRows = new RowCodec(input.schema().columns());
+            int[] groupColumns = step.partitionBy().stream().mapToInt(Integer::intValue).toArray();
+            RowCodec groupCodec = new RowCodec(step.partitionBy().stream()
+                .map(column -> input.schema().columns().get(column)).toList());
+            String lastGroups = step.id() + "-groups";
+            builder.addStateStore(bytesStore(lastGroups));
+            builder.addStateStore(bytesStore(TopNProcessor.sortedStore(step)));
+            builder.addStateStore(bytesStore(TopNProcessor.sortKeyStore(step)));
+            SortKeys sortKeys = new SortKeys(step.orderBy(), input.schema().columns());
+            // A single-input exchange sends its changes as a join's left side does.
+            return tables.get(step.input()).toStream(Named.as(step.id() + "-changes"))
+                .process(() -> new ExchangeKeyer(row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true),
+                    JoinSide.LEFT::change, new RowCodec(input.key()), inputRows, lastGroups),
+                    Named.as(step.id() + "-keys"), lastGroups)
+                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+                    .withName(step.id() + "-by-group")
+                    .withNumberOfPartitions(step.partitions())
+                    .withStreamPartitioner(Exchange.partitioner()))
+                .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
+                    TopNProcessor.sortedStore(step), TopNProcessor.sortKeyStore(step))
+                .toTable(Named.as(step.id()),
+                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+        }
+
         /** One side of a join, keyed by join key and sent to the partition where its matches are. */
         private KStream<byte[], byte[]> exchange(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
             PlanStep input = steps.get(inputId);
@@ -191,12 +220,12 @@ public final class TopologyFactory {
             RowCodec inputKeys = new RowCodec(input.key());
             RowCodec inputRows = new RowCodec(input.schema().columns());
             return tables.get(inputId).toStream(Named.as(name + "-changes"))
-                .process(() -> new JoinSideKeyer(side, joinKeys, inputKeys, inputRows, lastKeys),
+                .process(() -> new ExchangeKeyer(joinKeys::prefix, side::change, inputKeys, inputRows, lastKeys),
                     Named.as(name + "-keys"), lastKeys)
                 .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(name + "-by-join-key")
                     .withNumberOfPartitions(step.partitions())
-                    .withStreamPartitioner(JoinKeys.partitioner()));
+                    .withStreamPartitioner(Exchange.partitioner()));
         }
 
         private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {

@@ -50,7 +50,13 @@ class ViewsMatchPostgresTest {
         "SELECT a.id, b.id AS other FROM orders a JOIN orders b ON a.amount = b.amount AND a.id < b.id",
         "SELECT o.id, c.name FROM orders o JOIN customers c ON o.amount = c.tier + 1 WHERE c.region <> 'south'",
         "SELECT o.id, c.tier, x.id AS same_tier FROM orders o JOIN customers c ON o.customer = c.name "
-            + "LEFT JOIN orders x ON x.amount = c.tier");
+            + "LEFT JOIN orders x ON x.amount = c.tier",
+        "SELECT id, amount FROM orders ORDER BY amount DESC, id LIMIT 3",
+        "SELECT id, customer FROM orders ORDER BY amount, id LIMIT 4 OFFSET 2",
+        "SELECT customer, id, amount, rn FROM (SELECT customer, id, amount, ROW_NUMBER() OVER "
+            + "(PARTITION BY customer ORDER BY amount DESC NULLS LAST, id) AS rn FROM orders) t WHERE rn <= 2",
+        "SELECT customer, total FROM (SELECT customer, sum(amount) AS total FROM orders GROUP BY customer) s "
+            + "ORDER BY total DESC NULLS LAST, customer LIMIT 2");
 
     private static Postgres postgres;
 

@@ -1,6 +1,8 @@
 package io.kafkamv.compiler.topology;
 
 import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.common.utils.Bytes;
@@ -10,23 +12,29 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Re-keys one side of a join by its join key, for the exchange. A table's changes carry only the new
- * row, so the join key each row had last is remembered here: when it changes, the row is first
- * deleted under the old one, which may live in another partition of the exchange.
+ * Re-keys a table's changes for an {@link Exchange}: each row under its prefix (the join key or
+ * group it belongs to) and its own key. A table's changes carry only the new row, so the prefix each
+ * row had last is remembered here: when it changes, the row is first deleted under the old one,
+ * which may live in another partition of the exchange.
  */
-final class JoinSideKeyer implements Processor<Object[], Object[], byte[], byte[]> {
+final class ExchangeKeyer implements Processor<Object[], Object[], byte[], byte[]> {
 
-    private final JoinSide side;
-    private final JoinKeys keys;
+    private final Function<Object[], byte[]> prefixes;
+    private final UnaryOperator<byte[]> changes;
     private final RowCodec inputKeys;
     private final RowCodec inputRows;
     private final String storeName;
     private KeyValueStore<Bytes, byte[]> lastPrefixes;
     private ProcessorContext<byte[], byte[]> context;
 
-    JoinSideKeyer(JoinSide side, JoinKeys keys, RowCodec inputKeys, RowCodec inputRows, String storeName) {
-        this.side = side;
-        this.keys = keys;
+    /**
+     * @param prefixes a row's prefix, see {@link Exchange}
+     * @param changes  what is sent for a row's bytes, or for null when the row is gone
+     */
+    ExchangeKeyer(Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes, RowCodec inputKeys,
+                  RowCodec inputRows, String storeName) {
+        this.prefixes = prefixes;
+        this.changes = changes;
         this.inputKeys = inputKeys;
         this.inputRows = inputRows;
         this.storeName = storeName;
@@ -43,13 +51,13 @@ final class JoinSideKeyer implements Processor<Object[], Object[], byte[], byte[
         byte[] rowKey = inputKeys.encode(record.key());
         Bytes storeKey = Bytes.wrap(rowKey);
         byte[] previous = lastPrefixes.get(storeKey);
-        byte[] prefix = record.value() == null ? null : keys.prefix(record.value());
+        byte[] prefix = record.value() == null ? null : prefixes.apply(record.value());
         if (previous != null && !Arrays.equals(previous, prefix)) {
-            context.forward(record.withKey(JoinKeys.compose(previous, rowKey)).withValue(side.change(null)));
+            context.forward(record.withKey(Exchange.compose(previous, rowKey)).withValue(changes.apply(null)));
         }
         if (prefix != null) {
-            context.forward(record.withKey(JoinKeys.compose(prefix, rowKey))
-                .withValue(side.change(inputRows.encode(record.value()))));
+            context.forward(record.withKey(Exchange.compose(prefix, rowKey))
+                .withValue(changes.apply(inputRows.encode(record.value()))));
             lastPrefixes.put(storeKey, prefix);
         } else if (previous != null) {
             lastPrefixes.delete(storeKey);

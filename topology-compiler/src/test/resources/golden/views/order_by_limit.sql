@@ -1,0 +1,1 @@
+CREATE MATERIALIZED VIEW top_orders AS SELECT id, amount FROM orders ORDER BY amount DESC LIMIT 10
