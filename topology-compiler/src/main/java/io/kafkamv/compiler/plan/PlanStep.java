@@ -21,9 +21,10 @@ import io.kafkamv.connectors.schema.RowSchema;
     @JsonSubTypes.Type(value = SourceScanStep.class, name = "sourceScanV1"),
     @JsonSubTypes.Type(value = JoinStep.class, name = "joinV1"),
     @JsonSubTypes.Type(value = TopNStep.class, name = "topNV1"),
+    @JsonSubTypes.Type(value = WindowStep.class, name = "windowV1"),
 })
 public sealed interface PlanStep permits TableScanStep, SourceScanStep, CalcStep, AggregateStep, UnionAllStep,
-    JoinStep, TopNStep {
+    JoinStep, TopNStep, WindowStep {
 
     /** Unique in its plan; every processor, store and internal topic of the step is named from it. */
     String id();

@@ -16,4 +16,6 @@ public interface PlanStepVisitor<R> {
     R visit(JoinStep step);
 
     R visit(TopNStep step);
+
+    R visit(WindowStep step);
 }

@@ -18,6 +18,7 @@ import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.TopNStep;
 import io.kafkamv.compiler.plan.TopNStep.SortField;
+import io.kafkamv.compiler.plan.WindowStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
@@ -30,6 +31,7 @@ import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
@@ -84,6 +86,9 @@ final class PlanBuilder {
             step = unionAll(union);
         } else if (rel instanceof Join join) {
             return join(join);
+        } else if (rel instanceof TableFunctionScan scan && scan.getInputs().size() == 1
+            && scan.getCall() instanceof RexCall call && WINDOW_FUNCTIONS.contains(call.getOperator().getName())) {
+            step = window(scan, call);
         } else if (rel instanceof Sort sort) {
             if (sort.fetch == null && sort.offset == null) {
                 // A view is a set of rows: an order alone does not change which rows.
@@ -141,6 +146,35 @@ final class PlanBuilder {
         }
         RowSchema schema = CalciteTypes.schema(union.getRowType(), List.of());
         return new UnionAllStep(uniqueId("union"), inputs, schema, UnionAllStep.unionKey());
+    }
+
+    private static final Set<String> WINDOW_FUNCTIONS = Set.of("TUMBLE", "HOP");
+
+    /** {@code TUMBLE(DESCRIPTOR(ts), size [, offset])} or {@code HOP(DESCRIPTOR(ts), slide, size [, offset])}. */
+    private PlanStep window(TableFunctionScan scan, RexCall call) {
+        PlanStep input = visit(scan.getInputs().get(0));
+        List<RexNode> operands = call.getOperands();
+        if (!(operands.get(0) instanceof RexCall descriptor) || descriptor.getOperands().size() != 1
+            || !(descriptor.getOperands().get(0) instanceof RexInputRef time)) {
+            throw QueryPlanner.unsupported(call.getOperator().getName() + " over anything but one time column");
+        }
+        boolean hop = call.getOperator().getName().equals("HOP");
+        long size = intervalMillis(operands.get(hop ? 2 : 1));
+        long slide = hop ? intervalMillis(operands.get(1)) : size;
+        int offsetOperand = hop ? 3 : 2;
+        long offset = operands.size() > offsetOperand ? intervalMillis(operands.get(offsetOperand)) : 0;
+        RowSchema schema = CalciteTypes.schema(scan.getRowType(), List.of());
+        return new WindowStep(uniqueId("window"), input.id(), hop ? WindowStep.WindowKind.HOP : WindowStep.WindowKind.TUMBLE,
+            time.getIndex(), size, slide, offset, schema, hop ? WindowStep.hopKey() : input.key());
+    }
+
+    private static long intervalMillis(RexNode node) {
+        if (node instanceof RexLiteral literal
+            && literal.getType().getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME
+            && literal.getValueAs(Long.class) != null && literal.getValueAs(Long.class) > 0) {
+            return literal.getValueAs(Long.class);
+        }
+        throw QueryPlanner.unsupported("a window size that is not a positive interval of days to seconds");
     }
 
     private PlanStep topN(Sort sort) {
@@ -307,7 +341,7 @@ final class PlanBuilder {
     }
 
     private String uniqueId(String base) {
-        String id = Set.of("calc", "aggregate", "union", "join", "top-n").contains(base)
+        String id = Set.of("calc", "aggregate", "union", "join", "top-n", "window").contains(base)
             ? base + "-" + (steps.size() + 1) : base;
         int suffix = 2;
         String candidate = id;

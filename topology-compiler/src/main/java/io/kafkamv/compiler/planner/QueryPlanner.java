@@ -97,6 +97,7 @@ public final class QueryPlanner {
             SqlValidator.Config.DEFAULT
                 .withConformance(SqlDialect.parserConfig().conformance())
                 .withIdentifierExpansion(true));
+        WindowFunctionSyntax.normalize(query);
         SqlNode validated;
         try {
             validated = validator.validate(query);

@@ -15,6 +15,7 @@ import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.TopNStep;
+import io.kafkamv.compiler.plan.WindowStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
@@ -174,12 +175,10 @@ public final class TopologyFactory {
             builder.addStateStore(bytesStore(rightRows));
             RowCodec leftCodec = new RowCodec(steps.get(step.left()).schema().columns());
             RowCodec rightCodec = new RowCodec(steps.get(step.right()).schema().columns());
-            return left.merge(right, Named.as(step.id() + "-merge"))
+            KStream<Object[], Object[]> joined = left.merge(right, Named.as(step.id() + "-merge"))
                 .process(() -> new JoinProcessor(step, leftCodec, rightCodec), Named.as(step.id() + "-join"),
-                    leftRows, rightRows)
-                .toTable(Named.as(step.id()),
-                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+                    leftRows, rightRows);
+            return rekeyedTable(joined, step);
         }
 
         @Override
@@ -195,7 +194,7 @@ public final class TopologyFactory {
             builder.addStateStore(bytesStore(TopNProcessor.sortKeyStore(step)));
             SortKeys sortKeys = new SortKeys(step.orderBy(), input.schema().columns());
             // A single-input exchange sends its changes as a join's left side does.
-            return tables.get(step.input()).toStream(Named.as(step.id() + "-changes"))
+            KStream<Object[], Object[]> top = tables.get(step.input()).toStream(Named.as(step.id() + "-changes"))
                 .process(() -> new ExchangeKeyer(row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true),
                     JoinSide.LEFT::change, new RowCodec(input.key()), inputRows, lastGroups),
                     Named.as(step.id() + "-keys"), lastGroups)
@@ -204,10 +203,30 @@ public final class TopologyFactory {
                     .withNumberOfPartitions(step.partitions())
                     .withStreamPartitioner(Exchange.partitioner()))
                 .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
-                    TopNProcessor.sortedStore(step), TopNProcessor.sortKeyStore(step))
-                .toTable(Named.as(step.id()),
-                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+                    TopNProcessor.sortedStore(step), TopNProcessor.sortKeyStore(step));
+            return rekeyedTable(top, step);
+        }
+
+        @Override
+        public KTable<Object[], Object[]> visit(WindowStep step) {
+            KTable<Object[], Object[]> input = tables.get(step.input());
+            int time = step.timeColumn();
+            if (step.kind() == WindowStep.WindowKind.TUMBLE) {
+                return input.filter((key, row) -> row[time] != null, Named.as(step.id() + "-timed"))
+                    .mapValues(row -> {
+                        Object[] windowed = java.util.Arrays.copyOf(row, row.length + 2);
+                        long start = step.latestStart((Long) row[time]);
+                        windowed[row.length] = start;
+                        windowed[row.length + 1] = start + step.sizeMillis();
+                        return windowed;
+                    }, Named.as(step.id() + "-windows"));
+            }
+            String lastTimes = step.id() + "-times";
+            builder.addStateStore(bytesStore(lastTimes));
+            RowCodec inputKeys = new RowCodec(steps.get(step.input()).key());
+            return rekeyedTable(input.toStream(Named.as(step.id() + "-changes"))
+                .process(() -> new HopExpander(step, inputKeys, lastTimes), Named.as(step.id() + "-windows"),
+                    lastTimes), step);
         }
 
         /** One side of a join, keyed by join key and sent to the partition where its matches are. */
@@ -226,6 +245,20 @@ public final class TopologyFactory {
                     .withName(name + "-by-join-key")
                     .withNumberOfPartitions(step.partitions())
                     .withStreamPartitioner(Exchange.partitioner()));
+        }
+
+        /**
+         * The table of a step whose processor gives rows new keys. Each key comes from one task only,
+         * so no exchange is needed, but Kafka Streams puts one before any table of a re-keyed stream;
+         * it is made explicit here so that it is named from the step, like everything else.
+         */
+        private static KTable<Object[], Object[]> rekeyedTable(KStream<Object[], Object[]> rows, PlanStep step) {
+            RowSerde keySerde = new RowSerde(step.key());
+            RowSerde valueSerde = new RowSerde(step.schema().columns());
+            return rows.repartition(Repartitioned.with(keySerde, valueSerde).withName(step.id() + "-rows"))
+                .toTable(Named.as(step.id()),
+                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                        .withKeySerde(keySerde).withValueSerde(valueSerde));
         }
 
         private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {

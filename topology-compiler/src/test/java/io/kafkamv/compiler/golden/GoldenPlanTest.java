@@ -44,7 +44,8 @@ class GoldenPlanTest {
             List.of(new Column("name", SqlType.VARCHAR, false)), "kmv-table-customers-1005"),
         new Relation("m", new RowSchema(List.of(Column.of("v1", SqlType.INTEGER)), List.of()),
             List.of(Relation.ROW_ID), "kmv-view-m-1003"),
-        new Relation("clicks", new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER)),
+        new Relation("clicks", new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER),
+            Column.of("ts", SqlType.TIMESTAMP)),
             List.of()), Relation.RECORD_POSITION, "web-clicks", "json", "kmv-source-clicks-dlq-1004"));
 
     static Stream<String> cases() throws IOException {
