@@ -322,3 +322,25 @@ SqlNode SqlExplainKafkaMvStatement() :
         return new SqlExplainStatement(s.end(this), statement);
     }
 }
+
+/**
+ * PostgreSQL's JSON operators, {@code doc -> 'key'} and {@code doc ->> 'key'}, between two operands.
+ * Calcite already has "->" as the lambda arrow; where a lambda may start, directly in a function's
+ * arguments, {@code f(doc -> 'key')} is read as one, and {@code f((doc -> 'key'))} is not.
+ */
+void JsonArrow(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlOperator op;
+}
+{
+    (
+        <JSON_TEXT_ARROW> { op = io.kafkamv.compiler.functions.KafkaMvFunctions.JSON_TEXT_FIELD; }
+    |
+        <LAMBDA> { op = io.kafkamv.compiler.functions.KafkaMvFunctions.JSON_FIELD; }
+    )
+    {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(op, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}

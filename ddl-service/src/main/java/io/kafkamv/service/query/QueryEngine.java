@@ -18,6 +18,7 @@ import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.ResultNames;
 import io.kafkamv.compiler.SqlDialect;
 import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.service.catalog.CatalogService;
@@ -136,6 +137,7 @@ public final class QueryEngine {
             }
         }
         root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
+        KafkaMvFunctions.addTo(root);
         return connection;
     }
 

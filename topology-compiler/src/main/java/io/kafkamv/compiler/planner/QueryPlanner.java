@@ -7,6 +7,7 @@ import io.kafkamv.compiler.CalciteErrors;
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.SqlDialect;
 import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.compiler.types.PostgresTypeSystem;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -72,6 +73,7 @@ public final class QueryPlanner {
     /** A planner that knows these relations by name. */
     public QueryPlanner(Map<String, RowSchema> relations) {
         relations.forEach((name, rowSchema) -> schema.add(name, new SchemaTable(rowSchema)));
+        KafkaMvFunctions.addTo(schema.plus());
     }
 
     public RelDataTypeFactory typeFactory() {
@@ -97,7 +99,7 @@ public final class QueryPlanner {
             SqlValidator.Config.DEFAULT
                 .withConformance(SqlDialect.parserConfig().conformance())
                 .withIdentifierExpansion(true));
-        WindowFunctionSyntax.normalize(query);
+        SyntaxRewrites.apply(query, statementText);
         SqlNode validated;
         try {
             validated = validator.validate(query);

@@ -96,6 +96,36 @@ class ViewTopologyTest {
     }
 
     @Test
+    void jsonbFieldsAreReadWithPostgresArrows() {
+        try (ViewHarness harness = new ViewHarness().table("events", List.of("id"),
+            new Column("id", SqlType.BIGINT, false), Column.of("doc", SqlType.JSONB))) {
+            harness.view("CREATE MATERIALIZED VIEW by_kind AS SELECT doc ->> 'kind' AS kind, count(*) AS n, "
+                + "max((doc -> 'tags') ->> 0) AS first_tag FROM events WHERE doc ->> 'kind' <> 'noise' GROUP BY doc ->> 'kind'");
+
+            harness.upsert("events", 1L, "{\"kind\": \"click\", \"tags\": [\"a\", \"b\"]}")
+                .upsert("events", 2L, "{\"kind\": \"click\", \"tags\": [\"c\"]}")
+                .upsert("events", 3L, "{\"kind\": \"noise\"}")
+                .upsert("events", 4L, "{\"kind\": null}");
+
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of("click", 2L, "c"));
+        }
+    }
+
+    @Test
+    void anArrowReadAsALambdaIsRefusedWithAHint() {
+        try (ViewHarness harness = new ViewHarness().table("events", List.of("id"),
+            new Column("id", SqlType.BIGINT, false), Column.of("doc", SqlType.JSONB))) {
+            assertThatThrownBy(() -> harness.view(
+                "CREATE MATERIALIZED VIEW v AS SELECT max(doc -> 'tags' ->> 0) AS t FROM events"))
+                .isInstanceOfSatisfying(CompileException.class, e -> {
+                    assertThat(e.getMessage()).contains("read as a lambda");
+                    assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).contains("parentheses"));
+                    assertThat(e.position()).isEqualTo(46);
+                });
+        }
+    }
+
+    @Test
     void unsupportedConstructsAreRefusedAtCompileTime() {
         try (ViewHarness harness = orders()) {
             assertThatThrownBy(() -> harness.view(

@@ -1,0 +1,59 @@
+package io.kafkamv.compiler.functions;
+
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * The functions kafka-mv adds to Calcite's, for views and queries alike: whoever plans SQL adds
+ * them to its schema, so a stored step and an ad-hoc query read the same names the same way.
+ */
+public final class KafkaMvFunctions {
+
+    /** {@code ->}, parsed into a call of {@code jsonb_field}. */
+    public static final SqlBinaryOperator JSON_FIELD = new Arrow("->", "jsonb_field", "jsonb_element");
+
+    /** {@code ->>}, parsed into a call of {@code jsonb_text_field}. */
+    public static final SqlBinaryOperator JSON_TEXT_FIELD = new Arrow("->>", "jsonb_text_field", "jsonb_text_element");
+
+    private KafkaMvFunctions() {
+    }
+
+    public static void addTo(SchemaPlus schema) {
+        schema.add("jsonb_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbField"));
+        schema.add("jsonb_text_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextField"));
+        schema.add("jsonb_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbElement"));
+        schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
+    }
+
+    /**
+     * A binary operator to the parser, with PostgreSQL's precedence; a function call after parsing:
+     * the element function when the selector is a number, the field function otherwise.
+     */
+    private static final class Arrow extends SqlBinaryOperator {
+        private final String field;
+        private final String element;
+
+        Arrow(String name, String field, String element) {
+            super(name, SqlKind.OTHER, 60, true, null, null, null);
+            this.field = field;
+            this.element = element;
+        }
+
+        @Override
+        public SqlCall createCall(SqlLiteral functionQualifier, SqlParserPos pos, SqlNode... operands) {
+            boolean index = operands.length == 2 && operands[1] instanceof SqlNumericLiteral;
+            return new SqlUnresolvedFunction(new SqlIdentifier(index ? element : field, pos), null, null, null, null,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(functionQualifier, pos, operands);
+        }
+    }
+}

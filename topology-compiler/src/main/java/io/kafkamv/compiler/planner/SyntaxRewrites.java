@@ -1,0 +1,64 @@
+package io.kafkamv.compiler.planner;
+
+import java.util.Locale;
+import java.util.Set;
+
+import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.SqlStatementParser;
+
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLambda;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * What a query's parse tree needs before Calcite validates it:
+ * <ul>
+ * <li>RisingWave's form of the window table functions, {@code TUMBLE(orders, ts, INTERVAL '1'
+ * MINUTE)}, is accepted besides Flink's and Calcite's {@code TUMBLE(TABLE orders, DESCRIPTOR(ts),
+ * ...)}: a bare relation name becomes {@code TABLE name} and a bare column name
+ * {@code DESCRIPTOR(name)}.
+ * <li>A lambda is refused with a hint: it can only be PostgreSQL's {@code ->} read as Calcite's lambda
+ * arrow, which happens directly inside a function's arguments.
+ * </ul>
+ */
+final class SyntaxRewrites extends SqlBasicVisitor<Void> {
+
+    private static final Set<String> FUNCTIONS = Set.of("TUMBLE", "HOP");
+
+    private final String statementText;
+
+    private SyntaxRewrites(String statementText) {
+        this.statementText = statementText;
+    }
+
+    static void apply(SqlNode query, String statementText) {
+        query.accept(new SyntaxRewrites(statementText));
+    }
+
+    @Override
+    public Void visit(SqlCall call) {
+        if (call instanceof SqlLambda lambda) {
+            throw new CompileException(CompileException.Category.SYNTAX,
+                "\"->\" directly inside a function's arguments is read as a lambda",
+                SqlStatementParser.offsetOf(statementText, lambda.getParserPosition()),
+                "put the JSON access in parentheses, as in max((doc -> 'tags') ->> 0)");
+        }
+        if (call.getKind() == SqlKind.COLLECTION_TABLE && call.operandCount() == 1
+            && call.operand(0) instanceof SqlBasicCall function
+            && FUNCTIONS.contains(function.getOperator().getName().toUpperCase(Locale.ROOT))
+            && function.operandCount() >= 2) {
+            if (function.operand(0) instanceof SqlIdentifier relation) {
+                function.setOperand(0, SqlStdOperatorTable.EXPLICIT_TABLE.createCall(relation.getParserPosition(), relation));
+            }
+            if (function.operand(1) instanceof SqlIdentifier column) {
+                function.setOperand(1, SqlStdOperatorTable.DESCRIPTOR.createCall(column.getParserPosition(), column));
+            }
+        }
+        return super.visit(call);
+    }
+}
