@@ -4,8 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.planner.ViewPlanner;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlWriterConfig;
 import org.apache.calcite.sql.dialect.PostgresqlSqlDialect;
@@ -46,6 +48,25 @@ public final class SqlCompiler {
             "kmv-view-" + name + "-" + jobId, "rows");
         Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
         return new CompiledView(relation, plan, normalized);
+    }
+
+    /**
+     * Compiles {@code CREATE SINK}: the query (or all of the view it names) planned as a view is, its
+     * rows written to a Kafka topic as the options say.
+     */
+    public CompiledSink compileSink(SqlCreateSink statement, String statementText, long jobId) {
+        String name = statement.name().getSimple();
+        String normalized = normalize(statement);
+        SqlNode query = statement.query().orElseGet(() -> selectAll(statement.from().orElseThrow()));
+        Map<String, Relation> relations = new LinkedHashMap<>();
+        catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
+            "kmv-sink-" + name + "-" + jobId, null);
+        return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan)), normalized);
+    }
+
+    private static SqlNode selectAll(SqlIdentifier from) {
+        return SqlStatementParser.parse("SELECT * FROM \"" + from.getSimple().replace("\"", "\"\"") + "\"");
     }
 
     /**

@@ -5,16 +5,20 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.RowSchema;
 
 /**
- * Everything needed to build a view's topology, without its SQL: the steps in an order where each
- * step comes after its inputs, the last one being the view's rows.
+ * Everything needed to build a view's or sink's topology, without its SQL: the steps in an order
+ * where each step comes after its inputs, the last one being the rows.
  *
+ * @param view        the name of the view, or of the sink
  * @param outputTopic where the view's changes go: its changelog, read by downstream views and sinks
- * @param store       the state store that holds the view's rows for queries
+ * @param store       the state store that holds the view's rows for queries; null for a sink
+ * @param sink        for a sink, how its changes are written out instead; absent for a view
  */
-public record PhysicalPlan(int version, String view, String outputTopic, String store, List<PlanStep> steps) {
+public record PhysicalPlan(int version, String view, String outputTopic, String store, List<PlanStep> steps,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) SinkOutput sink) {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -23,6 +27,18 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
         if (steps.isEmpty()) {
             throw new IllegalArgumentException("A plan needs at least one step");
         }
+    }
+
+    /** The same rows written out by a sink instead of kept as a view. */
+    public PhysicalPlan writtenTo(SinkOutput output) {
+        return new PhysicalPlan(version, view, output.topic(), null, steps, output);
+    }
+
+    /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */
+    public boolean appendOnly() {
+        return steps.stream().allMatch(step -> step instanceof TableScanStep || step instanceof SourceScanStep
+            ? step.schema().appendOnly()
+            : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep);
     }
 
     public PlanStep root() {

@@ -58,17 +58,38 @@ public final class TopologyFactory {
             tables.put(step.id(), step.accept(new StepBuilder(builder, tables, steps)));
         }
         PlanStep root = plan.root();
-        RowSerde keySerde = new RowSerde(root.key());
-        RowSerde valueSerde = new RowSerde(root.schema().columns());
-        KTable<Object[], Object[]> view = tables.get(root.id()).mapValues(row -> row, Named.as("view-rows"),
-            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
-                .withKeySerde(keySerde).withValueSerde(valueSerde));
-        view.toStream(Named.as("view-changes"))
-            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+        if (plan.sink() != null) {
+            writeOut(builder, plan, tables.get(root.id()));
+        } else {
+            keepAsView(plan, tables.get(root.id()));
+        }
         Properties properties = new Properties();
         // Source tables use their own topic as changelog instead of a copy.
         properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
         return builder.build(properties);
+    }
+
+    /** A view keeps its rows in a store for queries and writes its changes to its changelog topic. */
+    private static void keepAsView(PhysicalPlan plan, KTable<Object[], Object[]> rows) {
+        PlanStep root = plan.root();
+        RowSerde keySerde = new RowSerde(root.key());
+        RowSerde valueSerde = new RowSerde(root.schema().columns());
+        KTable<Object[], Object[]> view = rows.mapValues(row -> row, Named.as("view-rows"),
+            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
+                .withKeySerde(keySerde).withValueSerde(valueSerde));
+        view.toStream(Named.as("view-changes"))
+            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+    }
+
+    /** A sink encodes its changes and writes them to its topic, in the streams' transactions. */
+    private static void writeOut(StreamsBuilder builder, PhysicalPlan plan, KTable<Object[], Object[]> rows) {
+        PlanStep root = plan.root();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SinkEncoder.LAST_ROWS),
+            Serdes.Bytes(), Serdes.ByteArray()));
+        rows.toStream(Named.as("sink-changes"))
+            .process(() -> new SinkEncoder(plan.sink(), plan.view(), root.key(), root.schema().columns()),
+                Named.as("sink-encode"), SinkEncoder.LAST_ROWS)
+            .to(plan.sink().topic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("sink-output"));
     }
 
     private record StepBuilder(StreamsBuilder builder, Map<String, KTable<Object[], Object[]>> tables,

@@ -10,11 +10,12 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.kafkamv.compiler.CompiledView;
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.SqlStatementParser;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;
 import io.kafkamv.connectors.schema.Column;
@@ -24,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Each {@code golden/views/<case>.sql} compiles to the plan in {@code <case>.plan.json} and the
+ * Each {@code golden/views/<case>.sql} (a view or a sink) compiles to the plan in {@code <case>.plan.json} and the
  * topology in {@code <case>.topology.txt}. Those files are written by this test, never by hand:
  * run {@code mvn -pl topology-compiler test -Dtest=GoldenPlanTest -Dgolden.update=true} and review the diff.
  */
@@ -63,10 +64,12 @@ class GoldenPlanTest {
     @MethodSource("cases")
     void compilesToTheGoldenPlanAndTopology(String name) throws IOException {
         String sql = Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8).strip();
-        SqlCreateMaterializedView statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
-        CompiledView view = new SqlCompiler(() -> CATALOG, 3).compileView(statement, sql, 2000);
+        SqlCompiler compiler = new SqlCompiler(() -> CATALOG, 3);
+        PhysicalPlan compiled = SqlStatementParser.parse(sql) instanceof SqlCreateSink sink
+            ? compiler.compileSink(sink, sql, 2000).plan()
+            : compiler.compileView((SqlCreateMaterializedView) SqlStatementParser.parse(sql), sql, 2000).plan();
 
-        String plan = PlanJson.toJson(view.plan()) + "\n";
+        String plan = PlanJson.toJson(compiled) + "\n";
         String topology = TopologyFactory.build(PlanJson.fromJson(plan)).describe().toString();
 
         assertThat(topology).as("generated names in the topology").doesNotContain("KSTREAM-", "KTABLE-");

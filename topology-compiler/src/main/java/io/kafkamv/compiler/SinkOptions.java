@@ -1,0 +1,89 @@
+package io.kafkamv.compiler;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.SinkOutput;
+import io.kafkamv.compiler.plan.SinkOutput.SinkType;
+import io.kafkamv.connectors.schema.Column;
+
+/** Reads a sink's WITH options into where and how it writes, refusing what cannot work. */
+final class SinkOptions {
+
+    private static final Set<String> KNOWN = Set.of("connector", "topic", "format", "type", "primary_key",
+        "force_append_only");
+
+    private SinkOptions() {
+    }
+
+    static SinkOutput read(Map<String, String> options, PhysicalPlan plan) {
+        for (String key : options.keySet()) {
+            if (!KNOWN.contains(key)) {
+                throw invalid("unknown sink option \"" + key + "\"", "sink options are " + String.join(", ",
+                    KNOWN.stream().sorted().toList()));
+            }
+        }
+        String connector = options.getOrDefault("connector", "kafka");
+        if (!connector.equals("kafka")) {
+            throw invalid("sink connector \"" + connector + "\" is not supported", "use connector = 'kafka'");
+        }
+        String topic = options.get("topic");
+        if (topic == null || topic.isBlank()) {
+            throw invalid("a Kafka sink needs a topic", "add topic = '<name>' to WITH (...)");
+        }
+        String format = options.getOrDefault("format", "json").toLowerCase(Locale.ROOT);
+        if (!format.equals("json")) {
+            throw invalid("sink format \"" + format + "\" is not supported", "use format = 'json'");
+        }
+        SinkType type = type(options.getOrDefault("type", "upsert"));
+        boolean force = Boolean.parseBoolean(options.getOrDefault("force_append_only", "false"));
+        if (type == SinkType.APPEND_ONLY && !force && !plan.appendOnly()) {
+            throw invalid("an append-only sink needs a query whose rows are never updated or deleted",
+                "use type = 'upsert' or 'debezium', or force_append_only = 'true' to write inserts only");
+        }
+        List<String> keyColumns = keyColumns(options.get("primary_key"), plan, type);
+        return new SinkOutput(topic, format, type, keyColumns, force);
+    }
+
+    private static SinkType type(String name) {
+        return switch (name.toLowerCase(Locale.ROOT).replace('_', '-')) {
+            case "upsert" -> SinkType.UPSERT;
+            case "append-only" -> SinkType.APPEND_ONLY;
+            case "debezium" -> SinkType.DEBEZIUM;
+            default -> throw invalid("sink type \"" + name + "\" is not supported",
+                "use type = 'upsert', 'append-only' or 'debezium'");
+        };
+    }
+
+    /** The given primary key, or else the rows' own key when it is made of their columns. */
+    private static List<String> keyColumns(String option, PhysicalPlan plan, SinkType type) {
+        List<String> columns = plan.schema().columns().stream().map(Column::name).toList();
+        if (option != null) {
+            List<String> key = Arrays.stream(option.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+            for (String column : key) {
+                if (!columns.contains(column)) {
+                    throw invalid("primary_key column \"" + column + "\" is not a column of the sink's query",
+                        "the columns are " + String.join(", ", columns));
+                }
+            }
+            return key;
+        }
+        List<String> own = plan.root().key().stream().map(Column::name).toList();
+        if (columns.containsAll(own) && !own.isEmpty()) {
+            return own;
+        }
+        if (type == SinkType.APPEND_ONLY) {
+            return List.of();
+        }
+        throw invalid("the sink's rows have no key among their columns",
+            "name the columns that identify a row with primary_key = 'col1,col2'");
+    }
+
+    private static CompileException invalid(String message, String hint) {
+        return new CompileException(CompileException.Category.INVALID_OPTION, message, 0, hint);
+    }
+}
