@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kafkamv.compiler.Catalog;
 import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
@@ -55,6 +56,14 @@ public final class CatalogService implements Catalog {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Catalog entry " + entry.name() + " has an unreadable definition", e);
         }
+    }
+
+    /** A sink's entry: where it writes; not a relation, so nothing reads from it. */
+    public static CatalogEntry sinkEntry(String name, SinkOutput output, String statement, long jobId) {
+        return new CatalogEntry(name, ObjectKind.SINK, ObjectStatus.CREATING, statement, jobId,
+            JSON.createObjectNode().put("sinkTopic", output.topic()).put("format", output.format())
+                .put("type", output.type().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')),
+            Instant.now());
     }
 
     public static CatalogEntry entry(Relation relation, ObjectKind kind, ObjectStatus status, String statement, long jobId) {

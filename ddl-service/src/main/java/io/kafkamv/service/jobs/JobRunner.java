@@ -298,8 +298,10 @@ public final class JobRunner implements AutoCloseable {
         LOG.info("Job {} ({}) cancelled and cleaned up", job.id(), job.objectName());
     }
 
+    /** A view's changelog is its own; a sink's topic belongs to whoever reads it and stays. */
     private static boolean isOutputTopicOf(Job job, String topic) {
-        return job.plan() != null && topic.equals(job.plan().path("outputTopic").asText(null));
+        return job.plan() != null && !job.plan().has("sink")
+            && topic.equals(job.plan().path("outputTopic").asText(null));
     }
 
     private void deleteGroup(String groupId) throws ExecutionException, InterruptedException, TimeoutException {

@@ -122,9 +122,11 @@ public final class StatementExecutor {
         if (node instanceof SqlCreateRelation relation) {
             return tables.create(relation, text, notices);
         }
-        if (node instanceof SqlCreateSink || node instanceof SqlCreateIndex) {
-            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, (node instanceof SqlCreateSink ? "CREATE SINK" : "CREATE INDEX")
-                + " is not supported yet", 1, null);
+        if (node instanceof SqlCreateSink sink) {
+            return views.createSink(session, sink, text, notices);
+        }
+        if (node instanceof SqlCreateIndex) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "CREATE INDEX is not supported yet", 1, null);
         }
         if (node instanceof SqlDropObject drop) {
             return drop(drop, notices);

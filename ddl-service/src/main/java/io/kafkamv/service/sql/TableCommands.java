@@ -152,6 +152,17 @@ final class TableCommands {
         }
     }
 
+    boolean topicExists(String topic) {
+        try {
+            return context.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.internal("interrupted while looking up topic " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw SqlError.internal("cannot list topics: " + e.getMessage(), e);
+        }
+    }
+
     void createTopic(String topic, int partitions, boolean compacted) {
         NewTopic newTopic = new NewTopic(topic, partitions, context.replicationFactor());
         if (compacted) {

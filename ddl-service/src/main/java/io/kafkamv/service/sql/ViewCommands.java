@@ -7,11 +7,15 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.CompiledSink;
 import io.kafkamv.compiler.CompiledView;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
@@ -21,9 +25,10 @@ import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.Offsets;
 
 /**
- * CREATE and DROP MATERIALIZED VIEW. A create is accepted by writing its job, with the backfill's
- * target offsets, before anything runs; the job runner does the rest. In the background the
- * statement returns at once; in the foreground it waits, sending progress as notices.
+ * CREATE and DROP of the objects a job builds: materialized views and sinks. A create is accepted
+ * by writing its job, with the backfill's target offsets, before anything runs; the job runner does
+ * the rest. In the background the statement returns at once; in the foreground it waits, sending
+ * progress as notices.
  */
 final class ViewCommands {
 
@@ -40,15 +45,8 @@ final class ViewCommands {
     StatementResult create(Session session, SqlCreateMaterializedView statement, String text, Notices notices) {
         String name = statement.name().getSimple();
         StatementResult done = new StatementResult.Command(SqlObjectKind.MATERIALIZED_VIEW.createTag());
-        Optional<CatalogEntry> existing = context.catalog().entry(name);
-        if (existing.isPresent()) {
-            if (statement.ifNotExists()) {
-                notices.notice("relation \"" + name + "\" already exists, skipping");
-                return done;
-            }
-            CatalogEntry entry = existing.get();
-            String state = entry.visible() ? "" : " (being created, job " + entry.jobId() + ")";
-            throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists" + state);
+        if (alreadyExists(name, statement.ifNotExists(), notices)) {
+            return done;
         }
         long jobId = context.store().allocateJobId();
         CompiledView view;
@@ -57,23 +55,72 @@ final class ViewCommands {
         } catch (CompileException e) {
             throw explainInvisible(SqlErrors.from(e));
         }
-        List<String> sources = view.plan().sourceTopics();
+        tables.createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
+        start(session, jobId, view.plan(), view.statement(), CatalogService.entry(view.relation(),
+            ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, view.statement(), jobId), notices);
+        return done;
+    }
+
+    /**
+     * CREATE SINK: a job like a view's, whose rows go to a Kafka topic. The topic is created if it
+     * does not exist (compacted for an upsert sink) and is left in place when the sink is dropped.
+     */
+    StatementResult createSink(Session session, SqlCreateSink statement, String text, Notices notices) {
+        String name = statement.name().getSimple();
+        StatementResult done = new StatementResult.Command(SqlObjectKind.SINK.createTag());
+        if (alreadyExists(name, statement.ifNotExists(), notices)) {
+            return done;
+        }
+        long jobId = context.store().allocateJobId();
+        CompiledSink sink;
+        try {
+            sink = new SqlCompiler(context.catalog(), context.topicPartitions()).compileSink(statement, text, jobId);
+        } catch (CompileException e) {
+            throw explainInvisible(SqlErrors.from(e));
+        }
+        SinkOutput output = sink.plan().sink();
+        if (!tables.topicExists(output.topic())) {
+            tables.createTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
+        }
+        start(session, jobId, sink.plan(), sink.statement(),
+            CatalogService.sinkEntry(name, output, sink.statement(), jobId), notices);
+        return done;
+    }
+
+    /** Whether the name is taken; with IF NOT EXISTS that is a notice, otherwise an error saying by what. */
+    private boolean alreadyExists(String name, boolean ifNotExists, Notices notices) {
+        Optional<CatalogEntry> existing = context.catalog().entry(name);
+        if (existing.isEmpty()) {
+            return false;
+        }
+        if (ifNotExists) {
+            notices.notice("relation \"" + name + "\" already exists, skipping");
+            return true;
+        }
+        CatalogEntry entry = existing.get();
+        String state = entry.visible() ? "" : " (being created, job " + entry.jobId() + ")";
+        throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + name + "\" already exists" + state);
+    }
+
+    /**
+     * Accepts a job: the job record goes first, with its backfill's target offsets; from then on it
+     * completes even if this instance dies. In the foreground, waits for it with progress notices.
+     */
+    private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
+                       Notices notices) {
+        List<String> sources = plan.sourceTopics();
         Map<String, Long> start = Offsets.start(context.admin(), sources);
         Map<String, Long> target = Offsets.end(context.admin(), sources);
-        tables.createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
         boolean background = session.backgroundDdl();
         long rateLimit = session.variable("backfill_rate_limit").map(Long::parseLong).orElse(-1L);
-        Job job = new Job(jobId, name, view.statement(), PlanJson.toTree(view.plan()), background,
+        Job job = new Job(jobId, entry.name(), statement, PlanJson.toTree(plan), background,
             JobStatus.CREATING, null, start, target, Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());
-        // The job goes first: from here on it completes even if this instance dies.
         context.store().put(job);
-        context.store().put(CatalogService.entry(view.relation(), ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING,
-            view.statement(), jobId));
+        context.store().put(entry);
         if (!background) {
             jobs.awaitCreated(session, jobId, notices);
         }
-        return done;
     }
 
     /** A view that exists but is still being created is not "missing": say so, and how far it is. */
@@ -118,7 +165,7 @@ final class ViewCommands {
         context.store().removeObject(entry.name());
         context.store().job(entry.jobId()).ifPresent(job ->
             context.store().put(job.withStatus(JobStatus.CANCELLING, "dropped")));
-        return new StatementResult.Command(SqlObjectKind.MATERIALIZED_VIEW.dropTag());
+        return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 
     /** Objects whose jobs read this object's topic. */
