@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.kafkamv.compiler.Relation;
-import io.kafkamv.connectors.format.JsonRowDecoder;
 import io.kafkamv.connectors.format.MalformedRecordException;
+import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -34,7 +34,8 @@ public final class TopicSnapshot {
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
         properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
         RowCodec values = new RowCodec(table.schema().columns());
-        JsonRowDecoder json = table.hasNativeFormat() ? null : new JsonRowDecoder(table.schema().columns());
+        SourceRecordDecoder source = table.hasNativeFormat() ? null : new SourceRecordDecoder(table.schema());
+        RowCodec keys = new RowCodec(table.key());
         Map<Bytes, Object[]> rows = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                  new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -49,8 +50,8 @@ public final class TopicSnapshot {
                     if (record.offset() >= end.get(new TopicPartition(record.topic(), record.partition()))) {
                         continue;
                     }
-                    if (json != null) {
-                        readSourceRecord(record, json, table, rows);
+                    if (source != null) {
+                        readSourceRecord(record, source, keys, rows);
                         continue;
                     }
                     Bytes key = Bytes.wrap(record.key());
@@ -65,22 +66,23 @@ public final class TopicSnapshot {
         return new ArrayList<>(rows.values());
     }
 
-    /** A source's record as views read it: an upsert by primary key, or an insert; unreadable ones skipped. */
-    private static void readSourceRecord(ConsumerRecord<byte[], byte[]> record, JsonRowDecoder json, Relation source,
-                                         Map<Bytes, Object[]> rows) {
-        if (record.value() == null) {
-            return;
-        }
-        Object[] row;
+    /** A source's record as views read it: an upsert or delete by primary key, or an insert; unreadable ones skipped. */
+    private static void readSourceRecord(ConsumerRecord<byte[], byte[]> record, SourceRecordDecoder decoder,
+                                         RowCodec keys, Map<Bytes, Object[]> rows) {
+        SourceRecordDecoder.Change change;
         try {
-            row = json.decode(record.value());
+            change = decoder.decode(record.partition(), record.offset(), record.key(), record.value());
         } catch (MalformedRecordException e) {
             return;
         }
-        List<String> keys = source.schema().keyColumns();
-        Object[] key = keys.isEmpty() ? new Object[] {record.partition(), record.offset()}
-            : keys.stream().map(name -> row[source.schema().columns().indexOf(source.schema().column(name).orElseThrow())])
-                .toArray();
-        rows.put(Bytes.wrap(new RowCodec(source.key()).encode(key)), row);
+        if (change == null) {
+            return;
+        }
+        Bytes key = Bytes.wrap(keys.encode(change.key()));
+        if (change.row() == null) {
+            rows.remove(key);
+        } else {
+            rows.put(key, change.row());
+        }
     }
 }

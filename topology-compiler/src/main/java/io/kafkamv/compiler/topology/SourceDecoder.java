@@ -3,8 +3,8 @@ package io.kafkamv.compiler.topology;
 import java.nio.charset.StandardCharsets;
 
 import io.kafkamv.compiler.plan.SourceScanStep;
-import io.kafkamv.connectors.format.JsonRowDecoder;
 import io.kafkamv.connectors.format.MalformedRecordException;
+import io.kafkamv.connectors.format.SourceRecordDecoder;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -17,25 +17,21 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
 
     static final String ERROR_HEADER = "kmv.error";
 
-    /** A decoded record: key and row, or the original bytes when it could not be read. */
+    /** A decoded record: a change to a row (its row null for a delete), or the original bytes when it could not be read. */
     record Decoded(Object[] key, Object[] row, byte[] raw) {
         boolean ok() {
-            return row != null;
+            return raw == null;
         }
     }
 
-    private final JsonRowDecoder decoder;
-    private final int[] keyColumns;
+    private final SourceRecordDecoder decoder;
     private FixedKeyProcessorContext<byte[], Decoded> context;
 
     SourceDecoder(SourceScanStep step) {
         if (!"json".equals(step.format())) {
             throw new IllegalArgumentException("source format " + step.format() + " is not supported");
         }
-        this.decoder = new JsonRowDecoder(step.schema().columns());
-        this.keyColumns = step.schema().keyColumns().stream()
-            .mapToInt(name -> step.schema().columns().indexOf(step.schema().column(name).orElseThrow()))
-            .toArray();
+        this.decoder = new SourceRecordDecoder(step.schema());
     }
 
     @Override
@@ -45,27 +41,17 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
 
     @Override
     public void process(FixedKeyRecord<byte[], byte[]> record) {
-        if (record.value() == null) {
-            return;
-        }
+        var metadata = context.recordMetadata().orElseThrow();
         try {
-            Object[] row = decoder.decode(record.value());
-            context.forward(record.withValue(new Decoded(key(row), row, null)));
+            SourceRecordDecoder.Change change = decoder.decode(metadata.partition(), metadata.offset(), record.key(),
+                record.value());
+            if (change != null) {
+                context.forward(record.withValue(new Decoded(change.key(), change.row(), null)));
+            }
         } catch (MalformedRecordException e) {
             record.headers().add(ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
-            context.forward(record.withValue(new Decoded(null, null, record.value())));
+            byte[] raw = record.value() == null ? new byte[0] : record.value();
+            context.forward(record.withValue(new Decoded(null, null, raw)));
         }
-    }
-
-    private Object[] key(Object[] row) {
-        if (keyColumns.length == 0) {
-            var metadata = context.recordMetadata().orElseThrow();
-            return new Object[] {metadata.partition(), metadata.offset()};
-        }
-        Object[] key = new Object[keyColumns.length];
-        for (int i = 0; i < keyColumns.length; i++) {
-            key[i] = row[keyColumns[i]];
-        }
-        return key;
     }
 }
