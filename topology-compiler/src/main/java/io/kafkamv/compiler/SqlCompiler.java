@@ -1,10 +1,13 @@
 package io.kafkamv.compiler;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.plan.IndexOutput;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.planner.ViewPlanner;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -63,6 +66,35 @@ public final class SqlCompiler {
         PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
             "kmv-sink-" + name + "-" + jobId, null);
         return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan)), normalized);
+    }
+
+    /**
+     * Compiles {@code CREATE INDEX name ON relation (columns)}: the relation's rows, kept by the
+     * indexed columns' values for lookups by them.
+     */
+    public CompiledIndex compileIndex(SqlCreateIndex statement, String statementText, long jobId) {
+        String name = statement.name().getSimple();
+        String normalized = normalize(statement);
+        String on = statement.on().getSimple();
+        Relation relation = catalog.relation(on).orElseThrow(() -> new CompileException(
+            CompileException.Category.UNKNOWN_OBJECT, "relation \"" + on + "\" does not exist",
+            SqlStatementParser.offsetOf(statementText, statement.on().getParserPosition()), null));
+        List<Integer> columns = new java.util.ArrayList<>();
+        for (SqlNode column : statement.columns()) {
+            String columnName = ((SqlIdentifier) column).getSimple();
+            int position = relation.schema().columns().stream().map(c -> c.name()).toList().indexOf(columnName);
+            if (position < 0) {
+                throw new CompileException(CompileException.Category.UNKNOWN_COLUMN,
+                    "column \"" + columnName + "\" does not exist in " + on,
+                    SqlStatementParser.offsetOf(statementText, column.getParserPosition()), null);
+            }
+            columns.add(position);
+        }
+        Map<String, Relation> relations = new LinkedHashMap<>();
+        catalog.relations().forEach(r -> relations.put(r.name(), r));
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, selectAll(statement.on()),
+            statementText, null, null);
+        return new CompiledIndex(name, on, plan.indexedBy(new IndexOutput(on, columns, exchangePartitions)), normalized);
     }
 
     private static SqlNode selectAll(SqlIdentifier from) {

@@ -14,11 +14,13 @@ import io.kafkamv.connectors.schema.RowSchema;
  *
  * @param view        the name of the view, or of the sink
  * @param outputTopic where the view's changes go: its changelog, read by downstream views and sinks
- * @param store       the state store that holds the view's rows for queries; null for a sink
+ * @param store       the state store that holds the rows for queries; null for a sink
  * @param sink        for a sink, how its changes are written out instead; absent for a view
+ * @param index       for an index, how it keeps the rows instead; absent for a view
  */
 public record PhysicalPlan(int version, String view, String outputTopic, String store, List<PlanStep> steps,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) SinkOutput sink) {
+                           @JsonInclude(JsonInclude.Include.NON_NULL) SinkOutput sink,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) IndexOutput index) {
 
     public static final int CURRENT_VERSION = 1;
 
@@ -31,7 +33,12 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /** The same rows written out by a sink instead of kept as a view. */
     public PhysicalPlan writtenTo(SinkOutput output) {
-        return new PhysicalPlan(version, view, output.topic(), null, steps, output);
+        return new PhysicalPlan(version, view, output.topic(), null, steps, output, null);
+    }
+
+    /** The same rows kept by an index, in its store {@code index}, instead of as a view. */
+    public PhysicalPlan indexedBy(IndexOutput output) {
+        return new PhysicalPlan(version, view, null, "index", steps, null, output);
     }
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */

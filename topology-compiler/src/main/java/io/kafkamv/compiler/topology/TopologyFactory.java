@@ -60,6 +60,8 @@ public final class TopologyFactory {
         PlanStep root = plan.root();
         if (plan.sink() != null) {
             writeOut(builder, plan, tables.get(root.id()));
+        } else if (plan.index() != null) {
+            keepAsIndex(builder, plan, tables.get(root.id()));
         } else {
             keepAsView(plan, tables.get(root.id()));
         }
@@ -90,6 +92,25 @@ public final class TopologyFactory {
             .process(() -> new SinkEncoder(plan.sink(), plan.view(), root.key(), root.schema().columns()),
                 Named.as("sink-encode"), SinkEncoder.LAST_ROWS)
             .to(plan.sink().topic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("sink-output"));
+    }
+
+    /** An index sends each row to where its indexed values are kept and stores it under them. */
+    private static void keepAsIndex(StreamsBuilder builder, PhysicalPlan plan, KTable<Object[], Object[]> rows) {
+        PlanStep root = plan.root();
+        IndexKeys keys = new IndexKeys(plan);
+        String lastValues = "index-values";
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(lastValues),
+            Serdes.Bytes(), Serdes.ByteArray()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IndexWriter.STORE),
+            Serdes.Bytes(), Serdes.ByteArray()));
+        rows.toStream(Named.as("index-changes"))
+            .process(() -> new ExchangeKeyer(keys::prefixOfRow, JoinSide.LEFT::change, new RowCodec(root.key()),
+                new RowCodec(root.schema().columns()), lastValues), Named.as("index-keys"), lastValues)
+            .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+                .withName("index-by-values")
+                .withNumberOfPartitions(plan.index().partitions())
+                .withStreamPartitioner(Exchange.partitioner()))
+            .process(IndexWriter::new, Named.as("index-write"), IndexWriter.STORE);
     }
 
     private record StepBuilder(StreamsBuilder builder, Map<String, KTable<Object[], Object[]>> tables,

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.plan.PhysicalPlan;
@@ -25,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Each {@code golden/views/<case>.sql} (a view or a sink) compiles to the plan in {@code <case>.plan.json} and the
+ * Each {@code golden/views/<case>.sql} (a view, sink or index) compiles to the plan in {@code <case>.plan.json} and the
  * topology in {@code <case>.topology.txt}. Those files are written by this test, never by hand:
  * run {@code mvn -pl topology-compiler test -Dtest=GoldenPlanTest -Dgolden.update=true} and review the diff.
  */
@@ -65,9 +66,10 @@ class GoldenPlanTest {
     void compilesToTheGoldenPlanAndTopology(String name) throws IOException {
         String sql = Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8).strip();
         SqlCompiler compiler = new SqlCompiler(() -> CATALOG, 3);
-        PhysicalPlan compiled = SqlStatementParser.parse(sql) instanceof SqlCreateSink sink
-            ? compiler.compileSink(sink, sql, 2000).plan()
-            : compiler.compileView((SqlCreateMaterializedView) SqlStatementParser.parse(sql), sql, 2000).plan();
+        var statement = SqlStatementParser.parse(sql);
+        PhysicalPlan compiled = statement instanceof SqlCreateSink sink ? compiler.compileSink(sink, sql, 2000).plan()
+            : statement instanceof SqlCreateIndex index ? compiler.compileIndex(index, sql, 2000).plan()
+            : compiler.compileView((SqlCreateMaterializedView) statement, sql, 2000).plan();
 
         String plan = PlanJson.toJson(compiled) + "\n";
         String topology = TopologyFactory.build(PlanJson.fromJson(plan)).describe().toString();

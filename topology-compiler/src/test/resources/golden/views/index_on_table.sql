@@ -1,0 +1,1 @@
+CREATE INDEX orders_by_customer ON orders (customer)
