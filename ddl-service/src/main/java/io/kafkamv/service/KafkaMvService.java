@@ -103,7 +103,8 @@ public final class KafkaMvService implements AutoCloseable {
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
-            (view, key) -> runner.viewRowByKey(view.jobId(), key));
+            (view, key) -> runner.viewRowByKey(view.jobId(), key),
+            (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, 4, replicationFactor, metrics));
 

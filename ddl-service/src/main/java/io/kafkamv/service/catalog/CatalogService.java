@@ -66,6 +66,14 @@ public final class CatalogService implements Catalog {
             Instant.now());
     }
 
+    /** An index's entry: the relation it is on and its columns; not a relation itself. */
+    public static CatalogEntry indexEntry(String name, String on, List<String> columns, String statement, long jobId) {
+        var definition = JSON.createObjectNode().put("on", on);
+        columns.forEach(definition.putArray("columns")::add);
+        return new CatalogEntry(name, ObjectKind.INDEX, ObjectStatus.CREATING, statement, jobId, definition,
+            Instant.now());
+    }
+
     public static CatalogEntry entry(Relation relation, ObjectKind kind, ObjectStatus status, String statement, long jobId) {
         return new CatalogEntry(relation.name(), kind, status, statement, jobId, JSON.valueToTree(relation),
             Instant.now());

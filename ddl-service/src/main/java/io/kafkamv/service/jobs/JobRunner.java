@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
+import io.kafkamv.compiler.topology.IndexKeys;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
@@ -140,6 +141,51 @@ public final class JobRunner implements AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(Optional.ofNullable(store.get().get(key)));
+    }
+
+    /**
+     * The rows an index keeps for these values of its columns, across the cluster. Empty when the
+     * index does not run here or its local store is not ready within {@code timeout}.
+     */
+    public Optional<List<Object[]>> indexRows(long jobId, Object[] values, Duration timeout) {
+        ViewRuntime indexed = runtimes.get(jobId);
+        if (indexed == null) {
+            return Optional.empty();
+        }
+        byte[] prefix = new IndexKeys(indexed.plan()).prefix(values);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Optional<List<byte[]>> local = localIndexRows(jobId, prefix);
+        try {
+            while (local.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                local = localIndexRows(jobId, prefix);
+            }
+            if (local.isEmpty()) {
+                return Optional.empty();
+            }
+            List<byte[]> encoded = new java.util.ArrayList<>(local.get());
+            for (String host : indexed.otherHosts(applicationServer)) {
+                encoded.addAll(remoteRows.fetchIndex(host, jobId, prefix));
+            }
+            var codec = new io.kafkamv.connectors.row.RowCodec(indexed.plan().schema().columns());
+            return Optional.of(encoded.stream().map(codec::decode).toList());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** This instance's rows of an index under a prefix, encoded, for the instance that looks them up. */
+    public Optional<List<byte[]>> localIndexRows(long jobId, byte[] prefix) {
+        ViewRuntime runtime = runtimes.get(jobId);
+        return runtime == null ? Optional.empty() : runtime.indexStore().map(store -> {
+            List<byte[]> rows = new java.util.ArrayList<>();
+            try (var iterator = store.prefixScan(org.apache.kafka.common.utils.Bytes.wrap(prefix),
+                new org.apache.kafka.common.serialization.BytesSerializer())) {
+                iterator.forEachRemaining(entry -> rows.add(entry.value));
+            }
+            return rows;
+        });
     }
 
     /** This instance's rows of a job's view, encoded, for other instances that read the whole view. */

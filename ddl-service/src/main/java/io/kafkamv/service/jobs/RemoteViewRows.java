@@ -14,18 +14,30 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Reads the rows of a view that another instance holds, from its internal REST endpoint
- * {@code /internal/v1/jobs/{id}/rows}: each row in the binary row format, base64 in JSON.
+ * Reads the rows of a view or an index that another instance holds, from its internal REST endpoints
+ * {@code /internal/v1/jobs/{id}/rows} and {@code .../index?prefix=}: each row in the binary row
+ * format, base64 in JSON.
  */
 final class RemoteViewRows {
 
     static final String PATH = "/internal/v1/jobs/%d/rows";
+    static final String INDEX_PATH = "/internal/v1/jobs/%d/index?prefix=%s";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
 
     List<byte[]> fetch(String host, long jobId) throws InterruptedException {
-        URI uri = URI.create("http://" + host + String.format(PATH, jobId));
+        return rows(URI.create("http://" + host + String.format(PATH, jobId)), jobId);
+    }
+
+    /** An index's rows under a prefix, held by another instance. */
+    List<byte[]> fetchIndex(String host, long jobId, byte[] prefix) throws InterruptedException {
+        return rows(URI.create("http://" + host + String.format(INDEX_PATH, jobId,
+            Base64.getUrlEncoder().encodeToString(prefix))), jobId);
+    }
+
+    private List<byte[]> rows(URI uri, long jobId) throws InterruptedException {
+        String host = uri.getAuthority();
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
@@ -114,6 +115,19 @@ final class ViewRuntime implements AutoCloseable {
         try {
             return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
                 QueryableStoreTypes.<Object[], Object[]>keyValueStore())));
+        } catch (RuntimeException notReady) {
+            return Optional.empty();
+        }
+    }
+
+    /** An index's entries on this instance (see IndexKeys), or empty while the store is not ready. */
+    Optional<ReadOnlyKeyValueStore<Bytes, byte[]>> indexStore() {
+        if (!isRunning() || plan.index() == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
+                QueryableStoreTypes.<Bytes, byte[]>keyValueStore())));
         } catch (RuntimeException notReady) {
             return Optional.empty();
         }

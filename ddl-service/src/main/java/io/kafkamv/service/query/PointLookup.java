@@ -26,10 +26,10 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 
 /**
- * Serves {@code SELECT columns FROM view WHERE key = value [AND ...]} straight from the view's
- * state store: one get by key instead of planning, compiling and scanning. Anything else (other
- * filters, expressions, joins, types whose stored form differs from what clients see) goes the
- * general way, through Calcite.
+ * Serves {@code SELECT columns FROM relation WHERE column = value [AND ...]} straight from state
+ * stores: a view's row by its key, or the rows an index on the relation keeps for the values of its
+ * columns, instead of planning, compiling and scanning. Anything else (other filters, expressions,
+ * joins, types whose stored form differs from what clients see) goes the general way, through Calcite.
  */
 public final class PointLookup {
 
@@ -43,12 +43,20 @@ public final class PointLookup {
         Optional<Optional<Object[]>> get(CatalogEntry view, Object[] key);
     }
 
+    /** Reads the rows an index keeps for some values of its columns; empty when it cannot now. */
+    @FunctionalInterface
+    public interface IndexReader {
+        Optional<List<Object[]>> rows(CatalogEntry index, Object[] values);
+    }
+
     private final CatalogService catalog;
     private final KeyReader reader;
+    private final IndexReader indexes;
 
-    PointLookup(CatalogService catalog, KeyReader reader) {
+    PointLookup(CatalogService catalog, KeyReader reader, IndexReader indexes) {
         this.catalog = catalog;
         this.reader = reader;
+        this.indexes = indexes;
     }
 
     /** The answer, or empty when the query is not a point lookup this class can serve. */
@@ -59,39 +67,67 @@ public final class PointLookup {
             || select.getWhere() == null) {
             return Optional.empty();
         }
-        Optional<CatalogEntry> entry = catalog.entry(from.getSimple())
-            .filter(CatalogEntry::visible)
-            .filter(candidate -> candidate.kind() == ObjectKind.MATERIALIZED_VIEW);
+        Optional<CatalogEntry> entry = catalog.entry(from.getSimple()).filter(CatalogEntry::visible)
+            .filter(candidate -> candidate.kind() == ObjectKind.MATERIALIZED_VIEW || candidate.kind() == ObjectKind.TABLE
+                || candidate.kind() == ObjectKind.SOURCE);
         if (entry.isEmpty()) {
             return Optional.empty();
         }
-        Relation view = CatalogService.relation(entry.get());
+        Relation relation = CatalogService.relation(entry.get());
         Map<String, Object> equalities = new HashMap<>();
-        if (!equalities(select.getWhere(), view, equalities) || equalities.size() != view.key().size()) {
+        List<Integer> projection = projection(select, relation);
+        if (!equalities(select.getWhere(), relation, equalities) || projection == null) {
+            return Optional.empty();
+        }
+        Optional<List<Object[]>> found = entry.get().kind() == ObjectKind.MATERIALIZED_VIEW
+            ? byKey(entry.get(), relation, equalities) : Optional.empty();
+        if (found.isEmpty()) {
+            found = byIndex(relation, equalities);
+        }
+        List<ResultColumn> columns = projection.stream()
+            .map(index -> new ResultColumn(relation.schema().columns().get(index).name(),
+                relation.schema().columns().get(index).type()))
+            .toList();
+        return found.map(rows -> new StatementResult.Rows(columns, rows.stream()
+            .map(values -> Arrays.asList(projection.stream().map(index -> values[index]).toArray()))
+            .toList()));
+    }
+
+    /** The view's row with the key the equalities give, when they name exactly the key's columns. */
+    private Optional<List<Object[]>> byKey(CatalogEntry entry, Relation view, Map<String, Object> equalities) {
+        if (equalities.size() != view.key().size()) {
             return Optional.empty();
         }
         Object[] key = new Object[view.key().size()];
         for (int i = 0; i < key.length; i++) {
             Column column = view.key().get(i);
-            if (!equalities.containsKey(column.name()) || view.schema().column(column.name()).isEmpty()) {
+            if (!equalities.containsKey(column.name())) {
                 return Optional.empty();
             }
             key[i] = equalities.get(column.name());
         }
-        List<Integer> projection = projection(select, view);
-        if (projection == null) {
-            return Optional.empty();
+        return reader.get(entry, key).map(row -> row.<List<Object[]>>map(java.util.Collections::singletonList).orElse(List.of()));
+    }
+
+    /** The rows an index on the relation finds for the equalities on its columns, then filtered by the others. */
+    private Optional<List<Object[]>> byIndex(Relation relation, Map<String, Object> equalities) {
+        for (CatalogEntry index : catalog.entries(ObjectKind.INDEX)) {
+            if (!index.visible() || !relation.name().equals(index.definition().path("on").asText())) {
+                continue;
+            }
+            List<String> columns = new ArrayList<>();
+            index.definition().path("columns").forEach(column -> columns.add(column.asText()));
+            if (!equalities.keySet().containsAll(columns)) {
+                continue;
+            }
+            Object[] values = columns.stream().map(equalities::get).toArray();
+            return indexes.rows(index, values).map(rows -> rows.stream()
+                .filter(row -> equalities.entrySet().stream().allMatch(equality -> java.util.Objects.equals(
+                    row[relation.schema().columns().indexOf(relation.schema().column(equality.getKey()).orElseThrow())],
+                    equality.getValue())))
+                .toList());
         }
-        Optional<Optional<Object[]>> row = reader.get(entry.get(), key);
-        if (row.isEmpty()) {
-            return Optional.empty();
-        }
-        List<ResultColumn> columns = projection.stream()
-            .map(index -> new ResultColumn(view.schema().columns().get(index).name(), view.schema().columns().get(index).type()))
-            .toList();
-        List<List<Object>> rows = new ArrayList<>();
-        row.get().ifPresent(values -> rows.add(Arrays.asList(projection.stream().map(index -> values[index]).toArray())));
-        return Optional.of(new StatementResult.Rows(columns, rows));
+        return Optional.empty();
     }
 
     /** Column positions for the select list: plain column names or {@code *}; null for anything else. */
@@ -144,7 +180,7 @@ public final class PointLookup {
             return false;
         }
         String name = identifier.names.get(identifier.names.size() - 1);
-        Optional<Column> column = view.key().stream().filter(key -> key.name().equals(name)).findFirst();
+        Optional<Column> column = view.schema().column(name);
         if (column.isEmpty()) {
             return false;
         }

@@ -49,10 +49,11 @@ public final class QueryEngine {
     private final RelationReader reader;
     private final PointLookup pointLookup;
 
-    public QueryEngine(CatalogService catalog, RelationReader reader, PointLookup.KeyReader keys) {
+    public QueryEngine(CatalogService catalog, RelationReader reader, PointLookup.KeyReader keys,
+                       PointLookup.IndexReader indexes) {
         this.catalog = catalog;
         this.reader = reader;
-        this.pointLookup = new PointLookup(catalog, keys);
+        this.pointLookup = new PointLookup(catalog, keys, indexes);
     }
 
     /** A handle to stop the query a session is running. */

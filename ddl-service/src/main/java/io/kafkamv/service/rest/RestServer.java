@@ -53,6 +53,12 @@ public final class RestServer implements AutoCloseable {
                         .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
                     () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
                         "job " + ctx.pathParam("id") + " has no ready rows on this instance"))));
+            config.routes.get("/internal/v1/jobs/{id}/index", ctx -> runner.localIndexRows(Long.parseLong(ctx.pathParam("id")),
+                    java.util.Base64.getUrlDecoder().decode(java.util.Objects.requireNonNull(ctx.queryParam("prefix"))))
+                .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
+                        .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
+                    () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
+                        "index job " + ctx.pathParam("id") + " is not ready on this instance"))));
             config.routes.get("/v1/views", views::list);
             config.routes.get("/v1/views/{name}", views::get);
             config.routes.get("/v1/views/{name}/rows", views::rows);

@@ -125,8 +125,8 @@ public final class StatementExecutor {
         if (node instanceof SqlCreateSink sink) {
             return views.createSink(session, sink, text, notices);
         }
-        if (node instanceof SqlCreateIndex) {
-            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "CREATE INDEX is not supported yet", 1, null);
+        if (node instanceof SqlCreateIndex index) {
+            return views.createIndex(session, index, text, notices);
         }
         if (node instanceof SqlDropObject drop) {
             return drop(drop, notices);

@@ -7,9 +7,11 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.CompiledIndex;
 import io.kafkamv.compiler.CompiledSink;
 import io.kafkamv.compiler.CompiledView;
 import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.parser.SqlObjectKind;
@@ -25,7 +27,7 @@ import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.Offsets;
 
 /**
- * CREATE and DROP of the objects a job builds: materialized views and sinks. A create is accepted
+ * CREATE and DROP of the objects a job builds: materialized views, sinks and indexes. A create is accepted
  * by writing its job, with the backfill's target offsets, before anything runs; the job runner does
  * the rest. In the background the statement returns at once; in the foreground it waits, sending
  * progress as notices.
@@ -84,6 +86,27 @@ final class ViewCommands {
         }
         start(session, jobId, sink.plan(), sink.statement(),
             CatalogService.sinkEntry(name, output, sink.statement(), jobId), notices);
+        return done;
+    }
+
+    /** CREATE INDEX: a job that keeps a relation's rows by some of their columns, for lookups by them. */
+    StatementResult createIndex(Session session, SqlCreateIndex statement, String text, Notices notices) {
+        String name = statement.name().getSimple();
+        StatementResult done = new StatementResult.Command(SqlObjectKind.INDEX.createTag());
+        if (alreadyExists(name, statement.ifNotExists(), notices)) {
+            return done;
+        }
+        long jobId = context.store().allocateJobId();
+        CompiledIndex index;
+        try {
+            index = new SqlCompiler(context.catalog(), context.topicPartitions()).compileIndex(statement, text, jobId);
+        } catch (CompileException e) {
+            throw explainInvisible(SqlErrors.from(e));
+        }
+        List<String> columns = index.plan().index().columns().stream()
+            .map(column -> index.plan().schema().columns().get(column).name()).toList();
+        start(session, jobId, index.plan(), index.statement(),
+            CatalogService.indexEntry(name, index.on(), columns, index.statement(), jobId), notices);
         return done;
     }
 

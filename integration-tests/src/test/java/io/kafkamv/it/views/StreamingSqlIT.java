@@ -54,4 +54,28 @@ class StreamingSqlIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT n FROM per_tier WHERE tier = 3"), "1320"::equals);
         await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT min(id) FROM newest"), "5998"::equals);
     }
+
+    @Test
+    void indexesAreBuiltInTheBackgroundAndAnswerLookupsByTheirColumns() throws Exception {
+        Psql psql = SERVICE.psql();
+        Psql.Result created = psql.session(List.of(
+            "CREATE TABLE events (id BIGINT PRIMARY KEY, kind TEXT, n INT)",
+            "INSERT INTO events SELECT g, 'k' || (g % 100), g % 5 FROM generate_series(1, 20000) g",
+            "FLUSH",
+            "CREATE MATERIALIZED VIEW nonzero AS SELECT id, kind, n FROM events WHERE n > 0",
+            "SET BACKGROUND_DDL = true",
+            "CREATE INDEX nonzero_by_kind ON nonzero (kind)",
+            "WAIT",
+            "SHOW INDEXES",
+            "SELECT id, n FROM nonzero WHERE kind = 'k7' AND n = 2 AND id = 7"), "-A", "-t");
+
+        assertThat(created.exitCode()).as(created.stderr()).isZero();
+        assertThat(created.stdout()).endsWith(String.join("\n", "WAIT", "nonzero_by_kind", "7|2", ""));
+        assertThat(psql.run("SELECT id FROM nonzero WHERE kind = 'k7'", "-A", "-t").stdout().lines()).hasSize(200);
+
+        psql.session(List.of("UPDATE events SET kind = 'moved' WHERE id = 7", "FLUSH"));
+        assertThat(psql.value("SELECT id FROM nonzero WHERE kind = 'moved'")).isEqualTo("7");
+        assertThat(psql.run("SELECT id FROM nonzero WHERE kind = 'k7'", "-A", "-t").stdout().lines()).hasSize(199);
+        assertThat(psql.run("DROP MATERIALIZED VIEW nonzero").stderr()).contains("nonzero_by_kind");
+    }
 }
