@@ -2,6 +2,7 @@ package io.kafkamv.compiler.plan;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 
@@ -15,9 +16,12 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
                             RowSchema schema, List<Column> key) implements PlanStep {
 
     /**
-     * One aggregate: {@code function} over input column {@code argument} (-1 for {@code COUNT(*)}).
+     * One aggregate: {@code function} over input column {@code argument} (-1 for {@code COUNT(*)}),
+     * over the rows whose boolean column {@code filter} is true ({@code FILTER (WHERE ...)}), or all
+     * rows when it is null.
      */
-    public record AggregateCall(AggregateFunction function, int argument, boolean distinct) {
+    public record AggregateCall(AggregateFunction function, int argument, boolean distinct,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) Integer filter) {
     }
 
     public enum AggregateFunction { COUNT, SUM, MIN, MAX, AVG }

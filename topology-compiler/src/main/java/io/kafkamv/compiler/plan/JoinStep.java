@@ -2,6 +2,7 @@ package io.kafkamv.compiler.plan;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -18,10 +19,12 @@ import io.kafkamv.connectors.schema.SqlType;
  * @param leftKeys  the join key's columns in the left input, in order
  * @param rightKeys the matching columns in the right input
  * @param joinKey   the type every key value is converted to before comparing, so INT 1 meets BIGINT 1
+ * @param nullSafe  positions of key columns compared with IS NOT DISTINCT FROM, where NULL meets NULL
  */
 public record JoinStep(String id, String left, String right, JoinKind kind, List<Integer> leftKeys,
-                       List<Integer> rightKeys, List<Column> joinKey, int partitions, RowSchema schema,
-                       List<Column> key) implements PlanStep {
+                       List<Integer> rightKeys, List<Column> joinKey,
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> nullSafe, int partitions,
+                       RowSchema schema, List<Column> key) implements PlanStep {
 
     /** Which unmatched rows an outer join keeps, padded with nulls. */
     public enum JoinKind {
@@ -40,6 +43,7 @@ public record JoinStep(String id, String left, String right, JoinKind kind, List
         leftKeys = List.copyOf(leftKeys);
         rightKeys = List.copyOf(rightKeys);
         joinKey = List.copyOf(joinKey);
+        nullSafe = nullSafe == null ? List.of() : List.copyOf(nullSafe);
         if (leftKeys.size() != rightKeys.size() || leftKeys.size() != joinKey.size()) {
             throw new IllegalArgumentException("A join needs as many left as right key columns");
         }
@@ -63,7 +67,7 @@ public record JoinStep(String id, String left, String right, JoinKind kind, List
 
     @Override
     public PlanStep withColumnNames(List<String> names) {
-        return new JoinStep(id, left, right, kind, leftKeys, rightKeys, joinKey, partitions,
+        return new JoinStep(id, left, right, kind, leftKeys, rightKeys, joinKey, nullSafe, partitions,
             schema.withColumnNames(names), key);
     }
 

@@ -127,11 +127,12 @@ final class PlanBuilder {
         PlanStep input = visit(aggregate.getInput());
         List<AggregateCall> calls = new ArrayList<>();
         for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
-            if (call.filterArg >= 0 || !call.collation.getFieldCollations().isEmpty() || call.getArgList().size() > 1) {
+            if (!call.collation.getFieldCollations().isEmpty() || call.getArgList().size() > 1) {
                 throw QueryPlanner.unsupported("aggregate " + call);
             }
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
-            calls.add(new AggregateCall(function(call), argument, call.isDistinct()));
+            calls.add(new AggregateCall(function(call), argument, call.isDistinct(),
+                call.filterArg >= 0 ? call.filterArg : null));
         }
         RowSchema schema = CalciteTypes.schema(aggregate.getRowType(), List.of());
         List<Column> key = schema.columns().subList(0, aggregate.getGroupCount());
@@ -281,8 +282,11 @@ final class PlanBuilder {
             default -> throw QueryPlanner.unsupported(join.getJoinType() + " JOIN");
         };
         JoinInfo info = join.analyzeCondition();
-        if (info.nullExclusionFlags.contains(false)) {
-            throw QueryPlanner.unsupported("a join on IS NOT DISTINCT FROM");
+        List<Integer> nullSafe = new ArrayList<>();
+        for (int i = 0; i < info.nullExclusionFlags.size(); i++) {
+            if (!info.nullExclusionFlags.get(i)) {
+                nullSafe.add(i);
+            }
         }
         if (!info.nonEquiConditions.isEmpty() && kind != JoinKind.INNER) {
             throw QueryPlanner.unsupported(kind + " JOIN on a condition other than column equalities");
@@ -297,7 +301,7 @@ final class PlanBuilder {
         }
         RowSchema schema = CalciteTypes.schema(join.getRowType(), List.of());
         PlanStep step = new JoinStep(uniqueId("join"), left.id(), right.id(), kind, info.leftKeys, info.rightKeys,
-            joinKey, exchangePartitions, schema, JoinStep.joinOutputKey());
+            joinKey, nullSafe, exchangePartitions, schema, JoinStep.joinOutputKey());
         steps.add(step);
         if (info.nonEquiConditions.isEmpty()) {
             return step;

@@ -23,6 +23,7 @@ import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -37,12 +38,13 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
 /**
  * Validates a query against named row types and turns it into relational algebra, with a short,
- * fixed list of rewrites: UNION becomes an aggregate over UNION ALL, filters move into and below
+ * fixed list of rewrites: subqueries become joins, UNION, INTERSECT and EXCEPT become aggregates over UNION ALL, filters move into and below
  * joins, expressions in join conditions become columns of the join's inputs, and filters and
  * projections are merged into one {@code Calc} per run of them.
  *
@@ -51,8 +53,17 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  */
 public final class QueryPlanner {
 
+    /** Subqueries in WHERE, SELECT and ON become joins (with aggregates), decorrelated afterwards. */
+    private static final HepProgram SUBQUERIES = new HepProgramBuilder()
+        .addRuleInstance(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE)
+        .addRuleInstance(CoreRules.JOIN_SUB_QUERY_TO_CORRELATE)
+        .build();
+
     private static final HepProgram REWRITES = new HepProgramBuilder()
         .addRuleInstance(CoreRules.UNION_TO_DISTINCT)
+        .addRuleInstance(CoreRules.INTERSECT_TO_DISTINCT)
+        .addRuleInstance(CoreRules.MINUS_TO_DISTINCT)
         .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
         .addRuleInstance(CoreRules.JOIN_CONDITION_PUSH)
         .addRuleInstance(CoreRules.JOIN_PUSH_EXPRESSIONS)
@@ -114,8 +125,12 @@ public final class QueryPlanner {
         }, validator, catalogReader, cluster, StandardConvertletTable.INSTANCE,
             SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
         RelRoot root = converter.convertQuery(validated, false, true);
+        HepPlanner subqueries = new HepPlanner(SUBQUERIES);
+        subqueries.setRoot(root.project());
+        RelNode decorrelated = RelDecorrelator.decorrelateQuery(subqueries.findBestExp(),
+            RelFactories.LOGICAL_BUILDER.create(cluster, null));
         HepPlanner hep = new HepPlanner(REWRITES);
-        hep.setRoot(root.project());
+        hep.setRoot(decorrelated);
         return hep.findBestExp();
     }
 

@@ -56,7 +56,14 @@ final class Accumulator {
         rows += sign;
         for (int i = 0; i < calls.length; i++) {
             AggregateCall call = calls[i];
+            if (call.filter() != null && !Boolean.TRUE.equals(row[call.filter()])) {
+                continue;
+            }
             if (call.argument() < 0) {
+                // COUNT(*) counts the group's rows, unless it has a filter of its own.
+                if (call.filter() != null) {
+                    nonNull[i] += sign;
+                }
                 continue;
             }
             Object value = row[call.argument()];
@@ -78,7 +85,8 @@ final class Accumulator {
     /** The aggregate's SQL result, before conversion to the output column's type. */
     Object result(AggregateCall call, int i) {
         return switch (call.function()) {
-            case COUNT -> call.argument() < 0 ? rows : call.distinct() ? distinctCount(i) : nonNull[i];
+            case COUNT -> call.argument() < 0 && call.filter() == null ? rows
+                : call.distinct() ? distinctCount(i) : nonNull[i];
             case MIN -> values[i] == null || values[i].isEmpty() ? null : values[i].firstKey();
             case MAX -> values[i] == null || values[i].isEmpty() ? null : values[i].lastKey();
             case SUM -> call.distinct() ? distinctSum(i) : nonNull[i] == 0 ? null : sums[i];

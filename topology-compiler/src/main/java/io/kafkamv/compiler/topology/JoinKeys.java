@@ -11,21 +11,23 @@ final class JoinKeys {
 
     private final int[] columns;
     private final List<Column> joinKey;
+    private final List<Integer> nullSafe;
     private final RowCodec codec;
 
-    JoinKeys(List<Integer> columns, List<Column> joinKey) {
+    JoinKeys(List<Integer> columns, List<Column> joinKey, List<Integer> nullSafe) {
         this.columns = columns.stream().mapToInt(Integer::intValue).toArray();
         this.joinKey = joinKey;
+        this.nullSafe = nullSafe;
         this.codec = new RowCodec(joinKey);
     }
 
-    /** A row's prefix; a join key with a NULL matches nothing. */
+    /** A row's prefix; a join key with a NULL matches nothing, unless compared with IS NOT DISTINCT FROM. */
     byte[] prefix(Object[] row) {
         Object[] values = new Object[columns.length];
         boolean matchable = true;
         for (int i = 0; i < columns.length; i++) {
             values[i] = canonical(SqlValues.convert(row[columns[i]], joinKey.get(i).type()));
-            matchable &= values[i] != null;
+            matchable &= values[i] != null || nullSafe.contains(i);
         }
         return Exchange.prefix(codec.encode(values), matchable);
     }

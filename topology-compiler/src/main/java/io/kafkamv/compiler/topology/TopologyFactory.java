@@ -277,7 +277,7 @@ public final class TopologyFactory {
             String name = step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT);
             String lastKeys = name + "-join-keys";
             builder.addStateStore(bytesStore(lastKeys));
-            JoinKeys joinKeys = new JoinKeys(keys, step.joinKey());
+            JoinKeys joinKeys = new JoinKeys(keys, step.joinKey(), step.nullSafe());
             RowCodec inputKeys = new RowCodec(input.key());
             RowCodec inputRows = new RowCodec(input.schema().columns());
             return tables.get(inputId).toStream(Named.as(name + "-changes"))

@@ -56,7 +56,15 @@ class ViewsMatchPostgresTest {
         "SELECT customer, id, amount, rn FROM (SELECT customer, id, amount, ROW_NUMBER() OVER "
             + "(PARTITION BY customer ORDER BY amount DESC NULLS LAST, id) AS rn FROM orders) t WHERE rn <= 2",
         "SELECT customer, total FROM (SELECT customer, sum(amount) AS total FROM orders GROUP BY customer) s "
-            + "ORDER BY total DESC NULLS LAST, customer LIMIT 2");
+            + "ORDER BY total DESC NULLS LAST, customer LIMIT 2",
+        "SELECT id FROM orders WHERE customer IN (SELECT name FROM customers WHERE tier > 1)",
+        "SELECT id, amount FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.name = o.customer)",
+        "SELECT id FROM orders WHERE amount > (SELECT avg(amount) FROM orders)",
+        "SELECT name, (SELECT count(*) FROM orders o WHERE o.customer = c.name) AS n FROM customers c",
+        "SELECT customer FROM orders INTERSECT SELECT name FROM customers WHERE tier >= 0",
+        "SELECT name FROM customers EXCEPT SELECT customer FROM orders WHERE amount > 3",
+        "SELECT customer, count(*) FILTER (WHERE amount > 5) AS big, sum(amount) FILTER (WHERE amount < 3) AS small "
+            + "FROM orders GROUP BY customer");
 
     private static Postgres postgres;
 
