@@ -5,7 +5,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
@@ -55,10 +58,26 @@ final class PlanBuilder {
     private final Map<String, PlanStep> scans = new java.util.HashMap<>();
     private final int exchangePartitions;
 
-    /** @param exchangePartitions how many partitions the exchanges of joins use */
-    PlanBuilder(Map<String, Relation> relations, int exchangePartitions) {
+    private final String statementText;
+
+    /**
+     * @param exchangePartitions how many partitions the exchanges of joins use
+     * @param statementText      the statement, where errors about what cannot be run point
+     */
+    PlanBuilder(Map<String, Relation> relations, int exchangePartitions, String statementText) {
         this.relations = relations;
         this.exchangePartitions = exchangePartitions;
+        this.statementText = statementText;
+    }
+
+    /**
+     * An error for something the plan cannot run, pointing at the first place the statement uses
+     * {@code keyword} (a regular expression of words), or at its start when it does not.
+     */
+    private CompileException unsupported(String what, String keyword) {
+        Matcher match = Pattern.compile("\\b(?:" + keyword + ")\\b", Pattern.CASE_INSENSITIVE).matcher(statementText);
+        return new CompileException(CompileException.Category.UNSUPPORTED, what + " is not supported yet",
+            match.find() ? match.start() + 1 : 0, "see docs/sql.md for what views can do today");
     }
 
     /** Adds the steps for {@code rel} and returns them all, {@code rel}'s own step last. */
@@ -96,7 +115,7 @@ final class PlanBuilder {
             }
             step = topN(sort);
         } else {
-            throw QueryPlanner.unsupported(describe(rel));
+            throw unsupported(describe(rel), keyword(rel));
         }
         steps.add(step);
         return step;
@@ -122,13 +141,13 @@ final class PlanBuilder {
 
     private PlanStep aggregate(Aggregate aggregate) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw QueryPlanner.unsupported("GROUPING SETS, ROLLUP and CUBE");
+            throw unsupported("GROUPING SETS, ROLLUP and CUBE", "GROUPING\\s+SETS|ROLLUP|CUBE");
         }
         PlanStep input = visit(aggregate.getInput());
         List<AggregateCall> calls = new ArrayList<>();
         for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
             if (!call.collation.getFieldCollations().isEmpty() || call.getArgList().size() > 1) {
-                throw QueryPlanner.unsupported("aggregate " + call);
+                throw unsupported("aggregate " + call, call.getAggregation().getName());
             }
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
             calls.add(new AggregateCall(function(call), argument, call.isDistinct(),
@@ -157,7 +176,7 @@ final class PlanBuilder {
         List<RexNode> operands = call.getOperands();
         if (!(operands.get(0) instanceof RexCall descriptor) || descriptor.getOperands().size() != 1
             || !(descriptor.getOperands().get(0) instanceof RexInputRef time)) {
-            throw QueryPlanner.unsupported(call.getOperator().getName() + " over anything but one time column");
+            throw unsupported(call.getOperator().getName() + " over anything but one time column", "TUMBLE|HOP");
         }
         boolean hop = call.getOperator().getName().equals("HOP");
         long size = intervalMillis(operands.get(hop ? 2 : 1));
@@ -169,18 +188,18 @@ final class PlanBuilder {
             time.getIndex(), size, slide, offset, schema, hop ? WindowStep.hopKey() : input.key());
     }
 
-    private static long intervalMillis(RexNode node) {
+    private long intervalMillis(RexNode node) {
         if (node instanceof RexLiteral literal
             && literal.getType().getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME
             && literal.getValueAs(Long.class) != null && literal.getValueAs(Long.class) > 0) {
             return literal.getValueAs(Long.class);
         }
-        throw QueryPlanner.unsupported("a window size that is not a positive interval of days to seconds");
+        throw unsupported("a window size that is not a positive interval of days to seconds", "TUMBLE|HOP");
     }
 
     private PlanStep topN(Sort sort) {
         if (sort.fetch == null) {
-            throw QueryPlanner.unsupported("OFFSET without LIMIT");
+            throw unsupported("OFFSET without LIMIT", "OFFSET");
         }
         PlanStep input = visit(sort.getInput());
         long offset = sort.offset == null ? 0 : literal(sort.offset, "OFFSET");
@@ -198,7 +217,7 @@ final class PlanBuilder {
             + "filtered by a bound, such as WHERE rn <= 10,";
         if (window.groups.size() != 1 || window.groups.get(0).aggCalls.size() != 1
             || window.groups.get(0).aggCalls.get(0).getKind() != org.apache.calcite.sql.SqlKind.ROW_NUMBER) {
-            throw QueryPlanner.unsupported(expected);
+            throw unsupported(expected, "OVER");
         }
         Window.Group group = window.groups.get(0);
         int rowNumber = window.getInput().getRowType().getFieldCount();
@@ -213,7 +232,7 @@ final class PlanBuilder {
             }
         }
         if (limit == null) {
-            throw QueryPlanner.unsupported(expected);
+            throw unsupported(expected, "OVER");
         }
         PlanStep input = visit(window.getInput());
         List<Integer> partitionBy = group.keys.asList();
@@ -262,11 +281,11 @@ final class PlanBuilder {
         }).toList();
     }
 
-    private static long literal(RexNode node, String clause) {
+    private long literal(RexNode node, String clause) {
         if (node instanceof RexLiteral literal && literal.getValueAs(Long.class) != null) {
             return literal.getValueAs(Long.class);
         }
-        throw QueryPlanner.unsupported(clause + " with anything but a number");
+        throw unsupported(clause + " with anything but a number", clause);
     }
 
     /**
@@ -279,7 +298,7 @@ final class PlanBuilder {
             case LEFT -> JoinKind.LEFT;
             case RIGHT -> JoinKind.RIGHT;
             case FULL -> JoinKind.FULL;
-            default -> throw QueryPlanner.unsupported(join.getJoinType() + " JOIN");
+            default -> throw unsupported(join.getJoinType() + " JOIN", "JOIN");
         };
         JoinInfo info = join.analyzeCondition();
         List<Integer> nullSafe = new ArrayList<>();
@@ -289,7 +308,7 @@ final class PlanBuilder {
             }
         }
         if (!info.nonEquiConditions.isEmpty() && kind != JoinKind.INNER) {
-            throw QueryPlanner.unsupported(kind + " JOIN on a condition other than column equalities");
+            throw unsupported(kind + " JOIN on a condition other than column equalities", kind.name());
         }
         PlanStep left = visit(join.getLeft());
         PlanStep right = visit(join.getRight());
@@ -315,7 +334,7 @@ final class PlanBuilder {
     }
 
     /** The type two join key columns are compared in; Calcite has already cast all but numbers. */
-    private static SqlType comparisonType(SqlType left, SqlType right) {
+    private SqlType comparisonType(SqlType left, SqlType right) {
         if (left == right) {
             return left;
         }
@@ -330,17 +349,18 @@ final class PlanBuilder {
         if (left == SqlType.DECIMAL || right == SqlType.DECIMAL) {
             return SqlType.DECIMAL;
         }
-        throw QueryPlanner.unsupported("a join of " + left.postgresName() + " with " + right.postgresName());
+        throw unsupported("a join of " + left.postgresName() + " with " + right.postgresName(), "JOIN");
     }
 
-    private static AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
+    private AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
         return switch (call.getAggregation().getKind()) {
             case COUNT -> AggregateFunction.COUNT;
             case SUM, SUM0 -> AggregateFunction.SUM;
             case MIN -> AggregateFunction.MIN;
             case MAX -> AggregateFunction.MAX;
             case AVG -> AggregateFunction.AVG;
-            default -> throw QueryPlanner.unsupported("aggregate function " + call.getAggregation().getName());
+            default -> throw unsupported("aggregate function " + call.getAggregation().getName(),
+                call.getAggregation().getName());
         };
     }
 
@@ -353,6 +373,20 @@ final class PlanBuilder {
             candidate = id + "-" + suffix++;
         }
         return candidate;
+    }
+
+    /** Where in the statement a relational operator comes from, as a regular expression of keywords. */
+    private static String keyword(RelNode rel) {
+        return switch (rel.getRelTypeName().replace("Logical", "")) {
+            case "Join", "Correlate" -> "JOIN|LATERAL|EXISTS|IN";
+            case "Intersect" -> "INTERSECT";
+            case "Minus" -> "EXCEPT";
+            case "Union" -> "UNION";
+            case "Sort" -> "ORDER\\s+BY|LIMIT|OFFSET|FETCH";
+            case "Window" -> "OVER";
+            case "Values" -> "VALUES";
+            default -> "SELECT";
+        };
     }
 
     private static String describe(RelNode rel) {

@@ -152,9 +152,4 @@ public final class QueryPlanner {
             return CalciteTypes.rowType(rowSchema, factory);
         }
     }
-
-    static CompileException unsupported(String what) {
-        return new CompileException(CompileException.Category.UNSUPPORTED, what + " is not supported yet", 0,
-            "see the SQL reference in docs/ for what views can do today");
-    }
 }

@@ -38,7 +38,7 @@ public final class ViewPlanner {
         // Names come from the query as written: validation rewrites it in place.
         List<String> names = ResultNames.of(query);
         RelNode rel = new QueryPlanner(schemas).plan(query, statementText);
-        List<PlanStep> steps = new java.util.ArrayList<>(new PlanBuilder(relations, exchangePartitions).build(rel));
+        List<PlanStep> steps = new java.util.ArrayList<>(new PlanBuilder(relations, exchangePartitions, statementText).build(rel));
         // Rows are positional: renaming the last step's columns renames the view, nothing else.
         PlanStep root = steps.get(steps.size() - 1);
         steps.set(steps.size() - 1, root.withColumnNames(columnNames(root.schema(), names)));

@@ -134,6 +134,20 @@ class ViewTopologyTest {
                     assertThat(e.category()).isEqualTo(CompileException.Category.UNSUPPORTED);
                     assertThat(e.getMessage())
                         .isEqualTo("LEFT JOIN on a condition other than column equalities is not supported yet");
+                    assertThat(e.position()).as("points at LEFT").isEqualTo(54);
+                });
+        }
+    }
+
+    @Test
+    void windowFunctionsOtherThanRowNumberArePositioned() {
+        try (ViewHarness harness = orders()) {
+            assertThatThrownBy(() -> harness.view(
+                "CREATE MATERIALIZED VIEW r AS SELECT id, rank() OVER (ORDER BY amount) AS r FROM orders"))
+                .isInstanceOfSatisfying(CompileException.class, e -> {
+                    assertThat(e.getMessage()).startsWith("window functions other than ROW_NUMBER()");
+                    assertThat(e.position()).as("points at OVER").isEqualTo(49);
+                    assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).contains("docs/sql.md"));
                 });
         }
     }
