@@ -128,8 +128,26 @@ public final class JobStore implements AutoCloseable {
         return FIRST_JOB_ID + write(JOB_ID_CLAIM, new byte[0]);
     }
 
+    /** Writes a change to an object that exists (a new status); use {@link #create} for a new one. */
     public void put(CatalogEntry entry) {
         write(OBJECT_PREFIX + entry.name(), serialize(entry));
+    }
+
+    /**
+     * Creates an object, unless another create of the same name came first, from any instance.
+     * The store's single partition orders all writes, and every instance keeps the first create of
+     * a name until it is dropped, so all agree on the winner; the loser gets false and must undo
+     * what it made.
+     */
+    public boolean create(CatalogEntry entry) {
+        put(entry);
+        return object(entry.name()).filter(current -> sameObject(current, entry)).isPresent();
+    }
+
+    /** Whether two entries are states of one object rather than two creates of one name. */
+    private static boolean sameObject(CatalogEntry a, CatalogEntry b) {
+        return a.jobId() == b.jobId() && java.util.Objects.equals(a.createdAt(), b.createdAt())
+            && a.kind() == b.kind();
     }
 
     public void put(Job job) {
@@ -215,7 +233,14 @@ public final class JobStore implements AutoCloseable {
                 if (record.value() == null) {
                     objects.remove(name);
                 } else {
-                    objects.put(name, json.readValue(record.value(), CatalogEntry.class));
+                    CatalogEntry entry = json.readValue(record.value(), CatalogEntry.class);
+                    CatalogEntry existing = objects.get(name);
+                    if (existing != null && !sameObject(existing, entry)) {
+                        LOG.info("Ignoring a second create of {} (job {}): job {} created it first", name,
+                            entry.jobId(), existing.jobId());
+                    } else {
+                        objects.put(name, entry);
+                    }
                 }
             } else if (key.startsWith(JOB_PREFIX)) {
                 long id = Long.parseLong(key.substring(JOB_PREFIX.length()));

@@ -67,6 +67,42 @@ class JobStoreIT {
     }
 
     @Test
+    void ofTwoCreatesOfOneNameOnTwoInstancesTheFirstWinsEverywhere(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore first = open(topic); JobStore second = open(topic)) {
+            long a = first.allocateJobId();
+            long b = second.allocateJobId();
+            CatalogEntry fromFirst = view("m", a);
+            CatalogEntry fromSecond = view("m", b);
+
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            var created = java.util.List.of(pool.submit(() -> first.create(fromFirst)),
+                pool.submit(() -> second.create(fromSecond)));
+            boolean firstWon = created.get(0).get();
+            boolean secondWon = created.get(1).get();
+            pool.shutdown();
+
+            assertThat(firstWon).as("exactly one create wins").isNotEqualTo(secondWon);
+            long winner = firstWon ? a : b;
+            assertThat(first.object("m")).map(CatalogEntry::jobId).contains(winner);
+            assertThat(second.object("m")).map(CatalogEntry::jobId).contains(winner);
+            CatalogEntry won = first.object("m").orElseThrow();
+            first.put(won.withStatus(ObjectStatus.CREATED));
+            org.awaitility.Awaitility.await("the winner's own updates apply").atMost(Duration.ofSeconds(30))
+                .until(() -> second.object("m").map(CatalogEntry::status).orElse(null) == ObjectStatus.CREATED);
+        }
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.object("m")).map(CatalogEntry::status).contains(ObjectStatus.CREATED);
+        }
+    }
+
+    private static CatalogEntry view(String name, long jobId) {
+        return new CatalogEntry(name, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING,
+            "CREATE MATERIALIZED VIEW " + name + " AS SELECT * FROM t", jobId, JsonNodeFactory.instance.objectNode(),
+            Instant.now());
+    }
+
+    @Test
     void progressNeverGoesBackwards() {
         Job job = job(1000, "m").withProgress(Map.of("t:0", 60L), 0.6);
 

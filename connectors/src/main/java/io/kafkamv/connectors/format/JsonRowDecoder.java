@@ -35,12 +35,23 @@ public final class JsonRowDecoder {
     }
 
     public Object[] decode(byte[] bytes) {
-        JsonNode root;
+        return decode(parse(bytes));
+    }
+
+    /** A record's bytes as JSON, with exact decimals. */
+    public static JsonNode parse(byte[] bytes) {
         try {
-            root = JSON.readTree(bytes);
+            JsonNode root = JSON.readTree(bytes);
+            if (root == null) {
+                throw new MalformedRecordException("not JSON: empty");
+            }
+            return root;
         } catch (IOException e) {
             throw new MalformedRecordException("not JSON: " + firstLine(e.getMessage()));
         }
+    }
+
+    public Object[] decode(JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new MalformedRecordException("not a JSON object");
         }

@@ -11,6 +11,7 @@ import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -57,8 +58,8 @@ final class TableCommands {
         String topic = "kmv-table-" + name + "-" + context.store().allocateJobId();
         createTopic(topic, partitions, !schema.appendOnly());
         Relation relation = new Relation(name, schema, key, topic);
-        context.store().put(CatalogService.entry(relation, ObjectKind.TABLE, ObjectStatus.CREATED,
-            SqlCompiler.normalize(statement), 0));
+        createOrUndo(CatalogService.entry(relation, ObjectKind.TABLE, ObjectStatus.CREATED,
+            SqlCompiler.normalize(statement), 0), topic);
         return new StatementResult.Command(SqlObjectKind.TABLE.createTag());
     }
 
@@ -80,8 +81,9 @@ final class TableCommands {
             throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "CREATE SOURCE needs WITH (topic = '...')");
         }
         String format = options.getOrDefault("format", "json").toLowerCase(java.util.Locale.ROOT);
-        if (!format.equals("json")) {
-            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "format '" + format + "' is not supported yet; use 'json'");
+        if (!SourceRecordDecoder.FORMATS.contains(format)) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "format '" + format + "' is not supported yet; use "
+                + String.join(" or ", SourceRecordDecoder.FORMATS.stream().sorted().map(f -> "'" + f + "'").toList()));
         }
         String startup = options.getOrDefault("scan.startup.mode", "earliest");
         if (!startup.equals("earliest")) {
@@ -100,14 +102,26 @@ final class TableCommands {
                 + e.getMessage());
         }
         RowSchema schema = schema(statement, text);
+        if (format.equals("debezium-json") && schema.appendOnly()) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "a debezium-json source needs a primary key", 0,
+                "declare the table's key, e.g. (id INT PRIMARY KEY, ...): updates and deletes find rows by it");
+        }
         List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         String deadLetters = "kmv-source-" + name + "-dlq-" + context.store().allocateJobId();
         createTopic(deadLetters, Math.min(partitions, context.topicPartitions()), false);
         Relation relation = new Relation(name, schema, key, topic, format, deadLetters);
-        context.store().put(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,
-            SqlCompiler.normalize(statement), 0));
+        createOrUndo(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,
+            SqlCompiler.normalize(statement), 0), deadLetters);
         return new StatementResult.Command(SqlObjectKind.SOURCE.createTag());
+    }
+
+    /** Creates the entry; when a create of the same name on another instance came first, deletes the topic made for it. */
+    private void createOrUndo(CatalogEntry entry, String ownTopic) {
+        if (!context.store().create(entry)) {
+            context.admin().deleteTopics(List.of(ownTopic));
+            throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + entry.name() + "\" already exists");
+        }
     }
 
     private static RowSchema schema(SqlCreateRelation statement, String text) {

@@ -140,7 +140,11 @@ final class ViewCommands {
             JobStatus.CREATING, null, start, target, Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());
         context.store().put(job);
-        context.store().put(entry);
+        if (!context.store().create(entry)) {
+            context.store().put(job.withStatus(JobStatus.CANCELLING, "another create of " + entry.name() + " came first"));
+            alreadyExists(entry.name(), false, notices);
+            throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + entry.name() + "\" already exists");
+        }
         if (!background) {
             jobs.awaitCreated(session, jobId, notices);
         }

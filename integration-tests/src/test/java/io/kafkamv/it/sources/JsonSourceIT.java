@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A JSON topic written by someone else, read as a source: views over it, poison records aside. */
+/** Topics written by someone else (plain JSON, Debezium change events) read as sources: views over them, poison records aside. */
 class JsonSourceIT {
 
     @TempDir
@@ -65,6 +65,44 @@ class JsonSourceIT {
         }
     }
 
+    @Test
+    void aDebeziumTopicFeedsASourceWithUpdatesAndDeletes() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(properties(kafka))) {
+                admin.createTopics(List.of(new NewTopic("pg.public.accounts", 1, (short) 1))).all().get();
+            }
+            produceTo(kafka, "pg.public.accounts",
+                change("c", null, "{\"id\": 1, \"owner\": \"ann\", \"balance\": 10.50}"),
+                change("c", null, "{\"id\": 2, \"owner\": \"bob\", \"balance\": 3}"),
+                change("r", null, "{\"id\": 3, \"owner\": \"ann\", \"balance\": 1}"));
+            Psql psql = new Psql(service.pgPort());
+
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE accounts (id INT PRIMARY KEY, owner TEXT, balance DECIMAL) "
+                    + "WITH (connector = 'kafka', topic = 'pg.public.accounts', format = 'debezium-json')",
+                "CREATE MATERIALIZED VIEW per_owner AS SELECT owner, count(*) AS n, sum(balance) AS total "
+                    + "FROM accounts GROUP BY owner",
+                "SELECT owner, n, total FROM per_owner ORDER BY owner"), "-A", "-t");
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(created.stdout()).isEqualTo("CREATE_SOURCE\nCREATE_MATERIALIZED_VIEW\nann|2|11.50\nbob|1|3\n");
+
+            produceTo(kafka, "pg.public.accounts",
+                change("u", "{\"id\": 2, \"owner\": \"bob\", \"balance\": 3}", "{\"id\": 2, \"owner\": \"ann\", \"balance\": 4}"),
+                change("d", "{\"id\": 1, \"owner\": \"ann\", \"balance\": 10.50}", null));
+            await().atMost(Duration.ofSeconds(30)).until(
+                () -> psql.run("SELECT owner, n, total FROM per_owner ORDER BY owner", "-A", "-t").stdout(),
+                "ann|2|5.00\n"::equals);
+            assertThat(psql.run("CREATE SOURCE nokey (id INT) WITH (connector = 'kafka', topic = 'pg.public.accounts', "
+                + "format = 'debezium-json')").stderr()).contains("a debezium-json source needs a primary key");
+        }
+    }
+
+    private static String change(String op, String before, String after) {
+        return "{\"schema\": null, \"payload\": {\"before\": " + before + ", \"after\": " + after + ", \"op\": \"" + op
+            + "\", \"ts_ms\": 1764410000000, \"source\": {\"connector\": \"postgresql\"}}}";
+    }
+
     private static List<String> deadLetters(String kafka) throws Exception {
         Properties properties = properties(kafka);
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -90,12 +128,16 @@ class JsonSourceIT {
     }
 
     private static void produce(String kafka, String... values) throws Exception {
+        produceTo(kafka, "web-clicks", values);
+    }
+
+    private static void produceTo(String kafka, String topic, String... values) throws Exception {
         Properties properties = properties(kafka);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties, new StringSerializer(),
             new StringSerializer())) {
             for (String value : values) {
-                producer.send(new ProducerRecord<>("web-clicks", value)).get();
+                producer.send(new ProducerRecord<>(topic, value)).get();
             }
         }
     }

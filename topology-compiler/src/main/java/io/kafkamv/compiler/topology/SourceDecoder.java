@@ -28,10 +28,7 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
     private FixedKeyProcessorContext<byte[], Decoded> context;
 
     SourceDecoder(SourceScanStep step) {
-        if (!"json".equals(step.format())) {
-            throw new IllegalArgumentException("source format " + step.format() + " is not supported");
-        }
-        this.decoder = new SourceRecordDecoder(step.schema());
+        this.decoder = new SourceRecordDecoder(step.schema(), step.format());
     }
 
     @Override

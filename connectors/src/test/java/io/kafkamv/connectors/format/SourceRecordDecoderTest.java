@@ -1,0 +1,60 @@
+package io.kafkamv.connectors.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import org.junit.jupiter.api.Test;
+
+class SourceRecordDecoderTest {
+
+    private static final RowSchema CUSTOMERS = new RowSchema(List.of(new Column("id", SqlType.INTEGER, false),
+        Column.of("name", SqlType.VARCHAR)), List.of("id"));
+
+    @Test
+    void debeziumEnvelopesUpsertAndDelete() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json");
+
+        var created = decoder.decode(0, 1, null, bytes("{\"schema\": {}, \"payload\": {\"before\": null, "
+            + "\"after\": {\"id\": 7, \"name\": \"ann\"}, \"op\": \"c\", \"ts_ms\": 1}}"));
+        var updated = decoder.decode(0, 2, null, bytes("{\"before\": {\"id\": 7, \"name\": \"ann\"}, "
+            + "\"after\": {\"id\": 7, \"name\": \"anne\"}, \"op\": \"u\"}"));
+        var deleted = decoder.decode(0, 3, null, bytes("{\"before\": {\"id\": 7, \"name\": \"anne\"}, "
+            + "\"after\": null, \"op\": \"d\"}"));
+
+        assertThat(created.key()).containsExactly(7);
+        assertThat(created.row()).containsExactly(7, "ann");
+        assertThat(updated.row()).containsExactly(7, "anne");
+        assertThat(deleted.key()).containsExactly(7);
+        assertThat(deleted.row()).isNull();
+        assertThat(decoder.decode(0, 4, bytes("{\"id\": 7}"), null)).as("the tombstone after a delete").isNull();
+        assertThatThrownBy(() -> decoder.decode(0, 5, null, bytes("{\"after\": {\"id\": 1}, \"op\": \"x\"}")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("Debezium op \"x\" is not c, r, u or d");
+    }
+
+    @Test
+    void jsonTombstonesDeleteByTheirJsonKey() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json");
+
+        var deleted = decoder.decode(0, 1, bytes("{\"id\": 7}"), null);
+
+        assertThat(deleted.key()).containsExactly(7);
+        assertThat(deleted.row()).isNull();
+        assertThatThrownBy(() -> decoder.decode(0, 2, null, null)).hasMessage("a tombstone without a key");
+    }
+
+    @Test
+    void debeziumNeedsAPrimaryKey() {
+        assertThatThrownBy(() -> new SourceRecordDecoder(new RowSchema(List.of(Column.of("a", SqlType.INTEGER)),
+            List.of()), "debezium-json")).hasMessageContaining("needs a primary key");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
