@@ -34,16 +34,30 @@ Map<String, String> WithOptionsOpt() :
     { return options; }
 }
 
+/** A part of an option's key: a name, or one of the reserved words options are named after (table, user). */
+String OptionKeyPart() :
+{
+    SqlIdentifier id;
+}
+{
+    id = SimpleIdentifier() { return id.getSimple(); }
+|
+    <TABLE> { return "table"; }
+|
+    <USER> { return "user"; }
+}
+
 void WithOption(Map<String, String> options) :
 {
-    final String key;
+    String key;
+    String part;
     final String value;
     SqlIdentifier id;
     SqlNode literal;
 }
 {
     (
-        id = CompoundIdentifier() { key = String.join(".", id.names); }
+        key = OptionKeyPart() ( <DOT> part = OptionKeyPart() { key = key + "." + part; } )*
     |
         <QUOTED_STRING> { key = SqlParserUtil.parseString(token.image); }
     )

@@ -15,12 +15,21 @@ import io.kafkamv.connectors.schema.Column;
 final class SinkOptions {
 
     private static final Set<String> KNOWN = Set.of("connector", "topic", "format", "type", "primary_key",
-        "force_append_only");
+        "force_append_only", "url", "table", "user", "password");
+    private static final Map<String, String> ALIASES = Map.of("jdbc.url", "url", "table.name", "table");
 
     private SinkOptions() {
     }
 
-    static SinkOutput read(Map<String, String> options, PhysicalPlan plan) {
+    /** @param internalTopic the topic a JDBC sink's changes go through on their way to the table */
+    static SinkOutput read(Map<String, String> given, PhysicalPlan plan, String internalTopic) {
+        // RisingWave's names for the JDBC options work too.
+        Map<String, String> options = new java.util.HashMap<>(given);
+        ALIASES.forEach((alias, name) -> {
+            if (options.containsKey(alias)) {
+                options.putIfAbsent(name, options.remove(alias));
+            }
+        });
         for (String key : options.keySet()) {
             if (!KNOWN.contains(key)) {
                 throw invalid("unknown sink option \"" + key + "\"", "sink options are " + String.join(", ",
@@ -28,8 +37,11 @@ final class SinkOptions {
             }
         }
         String connector = options.getOrDefault("connector", "kafka");
+        if (connector.equals("jdbc")) {
+            return jdbc(options, plan, internalTopic);
+        }
         if (!connector.equals("kafka")) {
-            throw invalid("sink connector \"" + connector + "\" is not supported", "use connector = 'kafka'");
+            throw invalid("sink connector \"" + connector + "\" is not supported", "use connector = 'kafka' or 'jdbc'");
         }
         String topic = options.get("topic");
         if (topic == null || topic.isBlank()) {
@@ -46,7 +58,26 @@ final class SinkOptions {
                 "use type = 'upsert' or 'debezium', or force_append_only = 'true' to write inserts only");
         }
         List<String> keyColumns = keyColumns(options.get("primary_key"), plan, type);
-        return new SinkOutput(topic, format, type, keyColumns, force);
+        return new SinkOutput("kafka", topic, format, type, keyColumns, force, null);
+    }
+
+    /** A JDBC sink: upserts into a PostgreSQL table by its primary key. */
+    private static SinkOutput jdbc(Map<String, String> options, PhysicalPlan plan, String internalTopic) {
+        String url = options.get("url");
+        if (url == null || !url.startsWith("jdbc:postgresql:")) {
+            throw invalid("a JDBC sink needs the url of a PostgreSQL database",
+                "add url = 'jdbc:postgresql://host:5432/db' to WITH (...)");
+        }
+        String table = options.get("table");
+        if (table == null || table.isBlank()) {
+            throw invalid("a JDBC sink needs a table", "add table = '<name>' to WITH (...); the table must exist");
+        }
+        if (!options.getOrDefault("type", "upsert").equalsIgnoreCase("upsert")) {
+            throw invalid("a JDBC sink is an upsert sink", "leave out type, or use type = 'upsert'");
+        }
+        List<String> keyColumns = keyColumns(options.get("primary_key"), plan, SinkType.UPSERT);
+        return new SinkOutput("jdbc", internalTopic, "json", SinkType.UPSERT, keyColumns, false,
+            new SinkOutput.Jdbc(url, table, options.get("user"), options.get("password")));
     }
 
     private static SinkType type(String name) {

@@ -63,9 +63,11 @@ public final class SqlCompiler {
         SqlNode query = statement.query().orElseGet(() -> selectAll(statement.from().orElseThrow()));
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
+        String internalTopic = "kmv-sink-" + name + "-" + jobId;
         PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
-            "kmv-sink-" + name + "-" + jobId, null);
-        return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan)), normalized);
+            internalTopic, null);
+        return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan, internalTopic)),
+            normalized);
     }
 
     /**

@@ -234,19 +234,33 @@ public final class JobRunner implements AutoCloseable {
             List<String> repartitionTopics = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
                 .filter(topic -> topic.startsWith(prefix) && topic.endsWith("-repartition"))
                 .toList();
-            if (repartitionTopics.isEmpty()) {
-                return true;
-            }
-            return Offsets.end(admin, repartitionTopics).entrySet().stream().allMatch(entry -> {
-                OffsetAndMetadata commit = committed.get(BackfillProgress.parse(entry.getKey()));
-                return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
-            });
+            boolean drained = repartitionTopics.isEmpty() || Offsets.end(admin, repartitionTopics).entrySet().stream()
+                .allMatch(entry -> {
+                    OffsetAndMetadata commit = committed.get(BackfillProgress.parse(entry.getKey()));
+                    return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
+                });
+            return drained && jdbcSinkCaughtUp(job);
         } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** For a JDBC sink, whether its table has every change of its topic; true for other jobs. */
+    private boolean jdbcSinkCaughtUp(Job job) throws ExecutionException, InterruptedException, TimeoutException {
+        String topic = job.plan() == null || !job.plan().path("sink").has("jdbc") ? null
+            : job.plan().path("sink").path("topic").asText();
+        if (topic == null) {
+            return true;
+        }
+        Map<TopicPartition, OffsetAndMetadata> written = admin.listConsumerGroupOffsets(ViewRuntime.jdbcGroupId(job.id()))
+            .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        return Offsets.end(admin, List.of(topic)).entrySet().stream().allMatch(entry -> {
+            OffsetAndMetadata commit = written.get(BackfillProgress.parse(entry.getKey()));
+            return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
+        });
     }
 
     private void reconcileSafely() {
@@ -322,6 +336,7 @@ public final class JobRunner implements AutoCloseable {
                 admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
             }
             deleteGroup(applicationId);
+            deleteGroup(ViewRuntime.jdbcGroupId(job.id()));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupNotEmptyException) {
                 LOG.info("Job {}: waiting for other instances to stop it before deleting its group", job.id());
@@ -344,9 +359,9 @@ public final class JobRunner implements AutoCloseable {
         LOG.info("Job {} ({}) cancelled and cleaned up", job.id(), job.objectName());
     }
 
-    /** A view's changelog is its own; a sink's topic belongs to whoever reads it and stays. */
+    /** A view's changelog and a JDBC sink's topic are its own; a Kafka sink's topic belongs to its readers and stays. */
     private static boolean isOutputTopicOf(Job job, String topic) {
-        return job.plan() != null && !job.plan().has("sink")
+        return job.plan() != null && (!job.plan().has("sink") || job.plan().path("sink").has("jdbc"))
             && topic.equals(job.plan().path("outputTopic").asText(null));
     }
 

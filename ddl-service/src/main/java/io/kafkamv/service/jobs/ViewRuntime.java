@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;
+import io.kafkamv.connectors.jdbc.JdbcSink;
 import io.kafkamv.jobstore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -33,6 +34,7 @@ final class ViewRuntime implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final BackfillThrottle throttle = new BackfillThrottle();
     private KafkaStreamsMetrics metrics;
+    private JdbcSink jdbcSink;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
         this.job = job;
@@ -42,6 +44,11 @@ final class ViewRuntime implements AutoCloseable {
 
     static String applicationId(long jobId) {
         return "kmv-job-" + jobId;
+    }
+
+    /** The consumer group that writes a JDBC sink's changes into its table. */
+    static String jdbcGroupId(long jobId) {
+        return applicationId(jobId) + "-jdbc";
     }
 
     static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry,
@@ -79,6 +86,10 @@ final class ViewRuntime implements AutoCloseable {
             "object", job.objectName()));
         runtime.metrics.bindTo(registry);
         streams.start();
+        if (plan.sink() != null && plan.sink().writesToDatabase()) {
+            runtime.jdbcSink = new JdbcSink(clientProperties, plan.sink().topic(), jdbcGroupId(job.id()),
+                JdbcSinks.target(plan)).start();
+        }
         return runtime;
     }
 
@@ -156,6 +167,9 @@ final class ViewRuntime implements AutoCloseable {
      * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance.
      */
     void stop(boolean forGood) {
+        if (jdbcSink != null) {
+            jdbcSink.close();
+        }
         metrics.close();
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(forGood
             ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP

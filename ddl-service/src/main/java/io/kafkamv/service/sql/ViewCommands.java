@@ -1,5 +1,6 @@
 package io.kafkamv.service.sql;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,14 @@ import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.plan.SinkOutput;
+import io.kafkamv.connectors.jdbc.JdbcUpsertWriter;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.jobs.JdbcSinks;
 import io.kafkamv.service.jobs.Offsets;
 
 /**
@@ -81,6 +84,15 @@ final class ViewCommands {
             throw explainInvisible(SqlErrors.from(e));
         }
         SinkOutput output = sink.plan().sink();
+        if (output.writesToDatabase()) {
+            try {
+                JdbcUpsertWriter.check(JdbcSinks.target(sink.plan()));
+            } catch (SQLException e) {
+                throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "JDBC sink " + name + ": " + e.getMessage(), 0,
+                    "create the table first, with the sink's columns and a primary key on "
+                        + String.join(", ", output.keyColumns()));
+            }
+        }
         if (!tables.topicExists(output.topic())) {
             tables.createTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
         }

@@ -4,7 +4,10 @@ import java.util.Map;
 
 import org.apache.calcite.sql.SqlWriter;
 
-/** Writes {@code WITH (key = 'value', ...)} back as SQL. */
+/**
+ * Writes {@code WITH (key = 'value', ...)} back as SQL, as SHOW JOBS and the catalog show it: a
+ * password is written as {@code '***'}, so that it is not shown to every session.
+ */
 final class SqlOptions {
 
     private SqlOptions() {
@@ -18,7 +21,8 @@ final class SqlOptions {
         SqlWriter.Frame frame = writer.startList("(", ")");
         options.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(option -> {
             writer.sep(",");
-            writer.print(option.getKey() + " = '" + option.getValue().replace("'", "''") + "'");
+            String value = option.getKey().equalsIgnoreCase("password") ? "***" : option.getValue();
+            writer.print(option.getKey() + " = '" + value.replace("'", "''") + "'");
             writer.setNeedWhitespace(true);
         });
         writer.endList(frame);

@@ -2,13 +2,20 @@ package io.kafkamv.compiler.plan;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
- * Where a sink writes its query's changes, and how: a Kafka topic, JSON, and one of three ways of
- * telling changes apart.
+ * Where a sink writes its query's changes, and how. A Kafka sink writes JSON messages to its topic in
+ * one of three ways of telling changes apart. A JDBC sink writes upserts to an internal topic, from
+ * which the service keeps a PostgreSQL table equal to the rows.
  *
+ * @param connector  {@code kafka} or {@code jdbc}
+ * @param topic      the topic written: the user's for Kafka, an internal one for JDBC
  * @param keyColumns the columns whose values key each message (the upsert key); empty for none
+ * @param jdbc       for a JDBC sink, the table it keeps; absent for Kafka
  */
-public record SinkOutput(String topic, String format, SinkType type, List<String> keyColumns, boolean forceAppendOnly) {
+public record SinkOutput(String connector, String topic, String format, SinkType type, List<String> keyColumns,
+                         boolean forceAppendOnly, @JsonInclude(JsonInclude.Include.NON_NULL) Jdbc jdbc) {
 
     public enum SinkType {
         /** The latest row per key; a deleted row is a tombstone. */
@@ -19,7 +26,16 @@ public record SinkOutput(String topic, String format, SinkType type, List<String
         DEBEZIUM
     }
 
+    /** A PostgreSQL table and how to reach it; the primary key is the sink's key columns. */
+    public record Jdbc(String url, String table, String user, String password) {
+    }
+
     public SinkOutput {
         keyColumns = List.copyOf(keyColumns);
+    }
+
+    // Not named isJdbc: Jackson would store that as a second "jdbc".
+    public boolean writesToDatabase() {
+        return jdbc != null;
     }
 }
