@@ -81,6 +81,11 @@ public final class KafkaMvService implements AutoCloseable {
             bootstrapServers = config.bootstrapServers().orElseThrow();
         }
         Properties clientProperties = new Properties();
+        if (config.kafkaConfig().isPresent()) {
+            try (var reader = Files.newBufferedReader(config.kafkaConfig().get(), StandardCharsets.UTF_8)) {
+                clientProperties.load(reader);
+            }
+        }
         clientProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         Admin admin = Admin.create(clientProperties);
         started.push(admin);
@@ -106,7 +111,7 @@ public final class KafkaMvService implements AutoCloseable {
             (view, key) -> runner.viewRowByKey(view.jobId(), key),
             (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
-            admin, clientProperties, instanceId, 4, replicationFactor, metrics));
+            admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);

@@ -7,7 +7,9 @@ import java.util.Optional;
  * How one kafka-mv instance runs. Without {@code bootstrapServers} it starts its own single-node
  * Kafka broker under {@code dataDir}; with them it joins an existing cluster and keeps nothing
  * but RocksDB state on local disk. {@code advertisedHost} is how other instances reach this one's
- * REST port, to read the parts of views that live here.
+ * REST port, to read the parts of views that live here. {@code kafkaConfig} is a Kafka client
+ * properties file (security protocol, SASL, TLS) used for every connection to the cluster;
+ * {@code topicPartitions} is the partition count of new tables, views and exchanges.
  */
 public record ServiceConfig(
     Path dataDir,
@@ -17,7 +19,9 @@ public record ServiceConfig(
     int kafkaPort,
     Optional<String> bootstrapServers,
     String jobStoreTopic,
-    String advertisedHost) {
+    String advertisedHost,
+    Optional<Path> kafkaConfig,
+    int topicPartitions) {
 
     public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
 

@@ -50,6 +50,16 @@ public final class KafkaMvCommand implements Callable<Integer> {
         description = "How other instances reach this one's REST port (env KAFKA_MV_ADVERTISED_HOST; default ${DEFAULT-VALUE}).")
     String advertisedHost;
 
+    @Option(names = "--kafka-config", defaultValue = "${env:KAFKA_MV_KAFKA_CONFIG}",
+        description = "Kafka client properties file (security.protocol, sasl.*, ssl.*) for every connection to "
+            + "the cluster (env KAFKA_MV_KAFKA_CONFIG).")
+    Path kafkaConfig;
+
+    @Option(names = "--topic-partitions", defaultValue = "${env:KAFKA_MV_TOPIC_PARTITIONS:-4}",
+        description = "Partitions of new tables, views and exchanges: the most instances one view can use "
+            + "(env KAFKA_MV_TOPIC_PARTITIONS; default ${DEFAULT-VALUE}).")
+    int topicPartitions;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
     }
@@ -57,7 +67,8 @@ public final class KafkaMvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
-            Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost);
+            Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
+            Optional.ofNullable(kafkaConfig), topicPartitions);
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
