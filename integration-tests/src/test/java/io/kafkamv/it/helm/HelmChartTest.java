@@ -1,0 +1,181 @@
+package io.kafkamv.it.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1StatefulSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chart, linted and rendered by Helm itself (embedded through helm-java), every object checked
+ * against the Kubernetes API models, and the values that matter asserted.
+ */
+class HelmChartTest {
+
+    private static final Path CHART = Paths.get("../helm/kafka-mv").toAbsolutePath().normalize();
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void theChartLintsStrictly() {
+        LintResult lint = new Helm(CHART).lint().strict().call();
+
+        assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
+    }
+
+    @Test
+    void defaultValuesGiveOneInstanceWithStateOnAVolumeAndBothPorts() throws IOException {
+        Rendered rendered = render(null);
+
+        V1StatefulSet statefulSet = rendered.one(V1StatefulSet.class, "StatefulSet");
+        V1Container container = statefulSet.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(statefulSet.getSpec().getReplicas()).isEqualTo(1);
+        assertThat(statefulSet.getSpec().getServiceName()).isEqualTo("kmv-kafka-mv-headless");
+        assertThat(container.getPorts()).extracting(port -> port.getName() + ":" + port.getContainerPort())
+            .containsExactly("pg:4566", "http:8088");
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(container.getStartupProbe()).isNotNull();
+        assertThat(statefulSet.getSpec().getVolumeClaimTemplates()).singleElement().satisfies(claim -> {
+            assertThat(claim.getMetadata().getName()).isEqualTo("data");
+            assertThat(claim.getSpec().getResources().getRequests().get("storage").toSuffixedString()).isEqualTo("10Gi");
+        });
+        assertThat(env(container, "KAFKA_MV_ADVERTISED_HOST"))
+            .contains("$(POD_NAME).kmv-kafka-mv-headless.apps.svc.cluster.local");
+        V1ConfigMap config = rendered.one(V1ConfigMap.class, "ConfigMap");
+        assertThat(config.getData()).containsEntry("KAFKA_MV_BOOTSTRAP_SERVERS", "kafka:9092")
+            .containsEntry("KAFKA_MV_BIND_ADDRESS", "0.0.0.0").containsEntry("KAFKA_MV_DATA_DIR", "/data");
+        List<V1Service> services = rendered.all(V1Service.class, "Service");
+        assertThat(services).extracting(service -> service.getMetadata().getName())
+            .containsExactlyInAnyOrder("kmv-kafka-mv", "kmv-kafka-mv-headless");
+        assertThat(services).filteredOn(service -> "None".equals(service.getSpec().getClusterIP()))
+            .singleElement().satisfies(headless -> assertThat(headless.getSpec().getPublishNotReadyAddresses()).isTrue());
+        assertThat(rendered.kinds()).doesNotContain("ServiceMonitor");
+    }
+
+    @Test
+    void aScaledOutInstallOnASaslClusterWithMonitoring() throws IOException {
+        Rendered rendered = render("""
+            replicaCount: 3
+            kafka:
+              bootstrapServers: broker-0.kafka:9093,broker-1.kafka:9093,broker-2.kafka:9093
+              clientPropertiesSecret: kafka-mv-sasl
+            persistence:
+              size: 50Gi
+              storageClass: fast-ssd
+            serviceMonitor:
+              enabled: true
+              labels:
+                release: prometheus
+            """);
+
+        V1StatefulSet statefulSet = rendered.one(V1StatefulSet.class, "StatefulSet");
+        V1Container container = statefulSet.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(statefulSet.getSpec().getReplicas()).isEqualTo(3);
+        assertThat(env(container, "KAFKA_MV_KAFKA_CONFIG")).contains("/etc/kafka-mv/kafka/client.properties");
+        assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
+            .anySatisfy(volume -> assertThat(volume.getSecret().getSecretName()).isEqualTo("kafka-mv-sasl"));
+        assertThat(statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
+            .isEqualTo("fast-ssd");
+        assertThat(rendered.one(V1ConfigMap.class, "ConfigMap").getData())
+            .containsEntry("KAFKA_MV_BOOTSTRAP_SERVERS", "broker-0.kafka:9093,broker-1.kafka:9093,broker-2.kafka:9093");
+        JsonNode monitor = rendered.raw("ServiceMonitor").orElseThrow();
+        assertThat(monitor.at("/metadata/labels/release").asText()).isEqualTo("prometheus");
+        assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
+        assertThat(monitor.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText()).isEqualTo("instances");
+    }
+
+    @Test
+    void theModelsRejectFieldsKubernetesDoesNotHave() {
+        // What makes reading the rendered objects with the models a validation.
+        assertThatThrownBy(() -> V1StatefulSet.fromJson(
+            "{\"apiVersion\": \"apps/v1\", \"kind\": \"StatefulSet\", \"spec\": {\"replica\": 3}}"))
+            .hasMessageContaining("replica");
+    }
+
+    @Test
+    void badValuesAreRejectedByTheSchema() {
+        assertThatThrownBy(() -> render("replicas: 3\n")).hasMessageContaining("replicas")
+            .hasMessageContaining("is not allowed");
+        assertThatThrownBy(() -> render("replicaCount: three\n")).hasMessageContaining("replicaCount");
+        assertThatThrownBy(() -> render("kafka:\n  bootstrapServers: not a list of brokers\n"))
+            .hasMessageContaining("bootstrapServers");
+    }
+
+    private Rendered render(String values) throws IOException {
+        var template = new Helm(CHART).template().withName("kmv").withNamespace("apps");
+        if (values != null) {
+            Path file = Files.writeString(workDir.resolve("values-" + System.nanoTime() + ".yaml"), values);
+            template = template.withValuesFile(file);
+        }
+        List<JsonNode> objects = new ArrayList<>();
+        try (var parser = new YAMLFactory().createParser(template.call())) {
+            new YAMLMapper().readValues(parser, JsonNode.class).forEachRemaining(node -> {
+                if (node != null && !node.isNull() && !node.isEmpty()) {
+                    objects.add(node);
+                }
+            });
+        }
+        return new Rendered(objects);
+    }
+
+    private static Optional<String> env(V1Container container, String name) {
+        return container.getEnv().stream().filter(variable -> variable.getName().equals(name))
+            .map(V1EnvVar::getValue).findFirst();
+    }
+
+    /** The rendered objects; typed ones are read with the Kubernetes models, which reject unknown fields. */
+    private record Rendered(List<JsonNode> objects) {
+
+        List<String> kinds() {
+            return objects.stream().map(object -> object.path("kind").asText()).toList();
+        }
+
+        Optional<JsonNode> raw(String kind) {
+            return objects.stream().filter(object -> kind.equals(object.path("kind").asText())).findFirst();
+        }
+
+        <T> T one(Class<T> type, String kind) {
+            List<T> all = all(type, kind);
+            assertThat(all).as("one %s", kind).hasSize(1);
+            return all.get(0);
+        }
+
+        <T> List<T> all(Class<T> type, String kind) {
+            List<T> typed = new ArrayList<>();
+            for (JsonNode object : objects) {
+                if (kind.equals(object.path("kind").asText())) {
+                    try {
+                        typed.add(type.cast(type.getMethod("fromJson", String.class)
+                            .invoke(null, JSON.writeValueAsString(object))));
+                    } catch (ReflectiveOperationException | IOException e) {
+                        throw new AssertionError(kind + " is not a valid Kubernetes object: " + e, e);
+                    }
+                }
+            }
+            return typed;
+        }
+    }
+}
