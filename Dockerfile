@@ -7,7 +7,7 @@ RUN useradd --uid 10001 --create-home --shell /usr/sbin/nologin kafka-mv \
 COPY ddl-service/target/kafka-mv.jar /app/kafka-mv.jar
 ENV KAFKA_MV_BIND_ADDRESS=0.0.0.0 \
     KAFKA_MV_DATA_DIR=/data \
-    KAFKA_MV_JAVA_OPTS="-Xmx1g -XX:+ExitOnOutOfMemoryError"
+    KAFKA_MV_JAVA_OPTS="-XX:MaxRAMPercentage=60 -XX:+ExitOnOutOfMemoryError"
 USER 10001
 VOLUME /data
 EXPOSE 4566 8088

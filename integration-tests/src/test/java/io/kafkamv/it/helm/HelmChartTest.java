@@ -21,6 +21,8 @@ import com.marcnuri.helm.LintResult;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1NetworkPolicy;
+import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1StatefulSet;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,14 @@ class HelmChartTest {
             .containsExactlyInAnyOrder("kmv-kafka-mv", "kmv-kafka-mv-headless");
         assertThat(services).filteredOn(service -> "None".equals(service.getSpec().getClusterIP()))
             .singleElement().satisfies(headless -> assertThat(headless.getSpec().getPublishNotReadyAddresses()).isTrue());
-        assertThat(rendered.kinds()).doesNotContain("ServiceMonitor");
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(container.getVolumeMounts()).extracting(mount -> mount.getMountPath()).contains("/data", "/tmp");
+        assertThat(config.getData().get("KAFKA_MV_JAVA_OPTS")).as("heap from the container limit")
+            .contains("MaxRAMPercentage");
+        assertThat(container.getResources().getLimits()).containsKey("memory");
+        assertThat(rendered.one(V1PodDisruptionBudget.class, "PodDisruptionBudget").getSpec().getMaxUnavailable()
+            .getIntValue()).isEqualTo(1);
+        assertThat(rendered.kinds()).doesNotContain("ServiceMonitor", "NetworkPolicy");
     }
 
     @Test
@@ -85,6 +94,13 @@ class HelmChartTest {
             persistence:
               size: 50Gi
               storageClass: fast-ssd
+            credentialsSecret: kafka-mv-credentials
+            networkPolicy:
+              enabled: true
+              from:
+                - namespaceSelector:
+                    matchLabels:
+                      team: analytics
             serviceMonitor:
               enabled: true
               labels:
@@ -96,11 +112,17 @@ class HelmChartTest {
         assertThat(statefulSet.getSpec().getReplicas()).isEqualTo(3);
         assertThat(env(container, "KAFKA_MV_KAFKA_CONFIG")).contains("/etc/kafka-mv/kafka/client.properties");
         assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
-            .anySatisfy(volume -> assertThat(volume.getSecret().getSecretName()).isEqualTo("kafka-mv-sasl"));
+            .filteredOn(volume -> volume.getSecret() != null)
+            .singleElement().satisfies(volume -> assertThat(volume.getSecret().getSecretName()).isEqualTo("kafka-mv-sasl"));
         assertThat(statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
             .isEqualTo("fast-ssd");
         assertThat(rendered.one(V1ConfigMap.class, "ConfigMap").getData())
             .containsEntry("KAFKA_MV_BOOTSTRAP_SERVERS", "broker-0.kafka:9093,broker-1.kafka:9093,broker-2.kafka:9093");
+        assertThat(container.getEnvFrom()).filteredOn(source -> source.getSecretRef() != null)
+            .singleElement().satisfies(source -> assertThat(source.getSecretRef().getName()).isEqualTo("kafka-mv-credentials"));
+        V1NetworkPolicy policy = rendered.one(V1NetworkPolicy.class, "NetworkPolicy");
+        assertThat(policy.getSpec().getIngress().get(0).getFrom().get(0).getNamespaceSelector().getMatchLabels())
+            .containsEntry("team", "analytics");
         JsonNode monitor = rendered.raw("ServiceMonitor").orElseThrow();
         assertThat(monitor.at("/metadata/labels/release").asText()).isEqualTo("prometheus");
         assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
