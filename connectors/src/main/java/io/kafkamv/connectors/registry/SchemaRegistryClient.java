@@ -1,0 +1,111 @@
+package io.kafkamv.connectors.registry;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * A client of the Confluent Schema Registry REST API: {@code POST /subjects/{s}/versions},
+ * {@code GET /schemas/ids/{id}}, {@code GET /subjects/{s}/versions/latest} and
+ * {@code POST /compatibility/subjects/{s}/versions/latest}, with optional basic auth. Schemas by id
+ * and ids by (subject, schema) are cached for good: the registry never changes them.
+ */
+public final class SchemaRegistryClient implements SchemaRegistry {
+
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String baseUrl;
+    private final String authorization;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final Map<Integer, String> schemas = new ConcurrentHashMap<>();
+    private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+
+    /**
+     * @param baseUrl  e.g. {@code http://registry:8081}
+     * @param userInfo {@code user:password} for basic auth, or null
+     */
+    public SchemaRegistryClient(String baseUrl, String userInfo) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.authorization = userInfo == null || userInfo.isBlank() ? null
+            : "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int register(String subject, String schema) {
+        return ids.computeIfAbsent(subject + "\u0000" + schema, key -> {
+            JsonNode answer = send("POST", "/subjects/" + encode(subject) + "/versions", body(schema));
+            int id = answer.path("id").asInt();
+            schemas.putIfAbsent(id, schema);
+            return id;
+        });
+    }
+
+    @Override
+    public String schemaById(int id) {
+        return schemas.computeIfAbsent(id, key -> send("GET", "/schemas/ids/" + id, null).path("schema").asText());
+    }
+
+    @Override
+    public Registered latest(String subject) {
+        JsonNode answer = send("GET", "/subjects/" + encode(subject) + "/versions/latest", null);
+        Registered latest = new Registered(answer.path("id").asInt(), answer.path("version").asInt(),
+            answer.path("schema").asText());
+        schemas.putIfAbsent(latest.id(), latest.schema());
+        return latest;
+    }
+
+    @Override
+    public boolean isCompatible(String subject, String schema) {
+        return send("POST", "/compatibility/subjects/" + encode(subject) + "/versions/latest", body(schema))
+            .path("is_compatible").asBoolean(false);
+    }
+
+    private static String body(String schema) {
+        return JSON.createObjectNode().put("schema", schema).toString();
+    }
+
+    private JsonNode send(String method, String path, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Accept", CONTENT_TYPE)
+            .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (body != null) {
+            request.header("Content-Type", CONTENT_TYPE);
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode answer = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
+            if (response.statusCode() / 100 != 2) {
+                throw new SchemaRegistryException("schema registry " + baseUrl + " answered " + method + " " + path
+                    + " with " + response.statusCode() + ": " + answer.path("message").asText(response.body()),
+                    response.statusCode(), null);
+            }
+            return answer;
+        } catch (IOException e) {
+            throw new SchemaRegistryException("cannot reach schema registry " + baseUrl + ": " + e.getMessage(), 0, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException("interrupted while calling schema registry " + baseUrl, 0, e);
+        }
+    }
+
+    private static String encode(String subject) {
+        return URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
