@@ -1,6 +1,7 @@
 package io.kafkamv.compiler;
 
 import java.util.List;
+import java.util.Map;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -13,9 +14,10 @@ import io.kafkamv.connectors.schema.SqlType;
  * @param format         {@link #NATIVE} for topics kafka-mv writes (tables, views); a format name,
  *                       e.g. {@code json}, for a source over a topic others write
  * @param deadLetterTopic where records of a source that cannot be read go; null for the others
+ * @param formatOptions  what the format needs besides the bytes, e.g. {@code schema.registry} for Avro
  */
 public record Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
-                       String deadLetterTopic) {
+                       String deadLetterTopic, Map<String, String> formatOptions) {
 
     public static final String NATIVE = "native";
 
@@ -29,11 +31,18 @@ public record Relation(String name, RowSchema schema, List<Column> key, String t
     public Relation {
         key = List.copyOf(key);
         format = format == null ? NATIVE : format;
+        formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
+    }
+
+    /** A source in a format that needs nothing but the bytes. */
+    public Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
+                    String deadLetterTopic) {
+        this(name, schema, key, topic, format, deadLetterTopic, Map.of());
     }
 
     /** A table or view: rows in kafka-mv's own binary format. */
     public Relation(String name, RowSchema schema, List<Column> key, String topic) {
-        this(name, schema, key, topic, NATIVE, null);
+        this(name, schema, key, topic, NATIVE, null, Map.of());
     }
 
     public boolean hasNativeFormat() {

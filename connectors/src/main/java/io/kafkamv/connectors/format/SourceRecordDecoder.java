@@ -1,8 +1,11 @@
 package io.kafkamv.connectors.format;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kafkamv.connectors.registry.SchemaRegistry;
+import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 
@@ -13,6 +16,8 @@ import io.kafkamv.connectors.schema.RowSchema;
  * value) deletes the row whose key the record's key holds, as a JSON object of the key columns: what
  * upsert sinks, ours included, write. Without one, each record is a new row keyed by where it is,
  * and tombstones mean nothing.
+ * <li>{@code avro}: like {@code json}, with values (and keys of tombstones) in Confluent's wire format,
+ * read with the schema each record names, from the Schema Registry.
  * <li>{@code debezium-json}: Debezium's change envelope ({@code before}, {@code after}, {@code op},
  * with or without the {@code schema}/{@code payload} wrapper), so a CDC topic feeds a source with
  * updates and deletes. It needs a primary key; the tombstones after deletes mean nothing.
@@ -21,18 +26,31 @@ import io.kafkamv.connectors.schema.RowSchema;
 public final class SourceRecordDecoder {
 
     /** The formats this decoder reads. */
-    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json");
+    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro");
+
+    /** The option naming an Avro source's Schema Registry, and those of its basic auth. */
+    public static final String SCHEMA_REGISTRY = "schema.registry";
+    public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
+    public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
+
+    /** Reads the bytes of a record's key or value into values of some columns. */
+    @FunctionalInterface
+    private interface RowReader {
+        Object[] read(byte[] bytes);
+    }
 
     /** A change: the row's key and its new value, or null when the row is deleted. */
     public record Change(Object[] key, Object[] row) {
     }
 
     private final JsonRowDecoder values;
-    private final JsonRowDecoder keys;
+    private final RowReader rows;
+    private final RowReader keys;
     private final int[] keyColumns;
     private final boolean debezium;
 
-    public SourceRecordDecoder(RowSchema schema, String format) {
+    /** @param options what the format needs besides the bytes: for Avro, {@link #SCHEMA_REGISTRY} */
+    public SourceRecordDecoder(RowSchema schema, String format, Map<String, String> options) {
         if (!FORMATS.contains(format)) {
             throw new IllegalArgumentException("source format " + format + " is not supported");
         }
@@ -41,8 +59,22 @@ public final class SourceRecordDecoder {
         }
         this.debezium = format.equals("debezium-json");
         this.values = new JsonRowDecoder(schema.columns());
-        List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow()).toList();
-        this.keys = new JsonRowDecoder(key.stream().map(c -> new Column(c.name(), c.type(), false)).toList());
+        List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow())
+            .map(c -> new Column(c.name(), c.type(), false)).toList();
+        if (format.equals("avro")) {
+            String url = options.get(SCHEMA_REGISTRY);
+            if (url == null || url.isBlank()) {
+                throw new IllegalArgumentException("an avro source needs the option " + SCHEMA_REGISTRY);
+            }
+            String user = options.get(SCHEMA_REGISTRY_USERNAME);
+            SchemaRegistry registry = new SchemaRegistryClient(url,
+                user == null ? null : user + ":" + options.getOrDefault(SCHEMA_REGISTRY_PASSWORD, ""));
+            this.rows = new AvroRowDecoder(schema.columns(), registry)::decode;
+            this.keys = new AvroRowDecoder(key, registry)::decode;
+        } else {
+            this.rows = values::decode;
+            this.keys = new JsonRowDecoder(key)::decode;
+        }
         this.keyColumns = key.stream().mapToInt(schema.columns()::indexOf).toArray();
     }
 
@@ -62,9 +94,9 @@ public final class SourceRecordDecoder {
             if (key == null) {
                 throw new MalformedRecordException("a tombstone without a key");
             }
-            return new Change(keys.decode(key), null);
+            return new Change(keys.read(key), null);
         }
-        Object[] row = values.decode(value);
+        Object[] row = rows.read(value);
         if (keyColumns.length == 0) {
             return new Change(new Object[] {partition, offset}, row);
         }

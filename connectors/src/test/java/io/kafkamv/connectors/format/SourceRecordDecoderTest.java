@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -18,7 +19,7 @@ class SourceRecordDecoderTest {
 
     @Test
     void debeziumEnvelopesUpsertAndDelete() {
-        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json");
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json", Map.of());
 
         var created = decoder.decode(0, 1, null, bytes("{\"schema\": {}, \"payload\": {\"before\": null, "
             + "\"after\": {\"id\": 7, \"name\": \"ann\"}, \"op\": \"c\", \"ts_ms\": 1}}"));
@@ -39,7 +40,7 @@ class SourceRecordDecoderTest {
 
     @Test
     void jsonTombstonesDeleteByTheirJsonKey() {
-        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json");
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json", Map.of());
 
         var deleted = decoder.decode(0, 1, bytes("{\"id\": 7}"), null);
 
@@ -51,7 +52,7 @@ class SourceRecordDecoderTest {
     @Test
     void debeziumNeedsAPrimaryKey() {
         assertThatThrownBy(() -> new SourceRecordDecoder(new RowSchema(List.of(Column.of("a", SqlType.INTEGER)),
-            List.of()), "debezium-json")).hasMessageContaining("needs a primary key");
+            List.of()), "debezium-json", Map.of())).hasMessageContaining("needs a primary key");
     }
 
     private static byte[] bytes(String text) {

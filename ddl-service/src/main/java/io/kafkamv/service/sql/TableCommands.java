@@ -101,7 +101,18 @@ final class TableCommands {
             throw SqlError.of(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" does not exist or cannot be read: "
                 + e.getMessage());
         }
-        RowSchema schema = schema(statement, text);
+        Map<String, String> formatOptions = new java.util.TreeMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY)) {
+                formatOptions.put(key, value);
+            }
+        });
+        if (format.equals("avro") && !formatOptions.containsKey(SourceRecordDecoder.SCHEMA_REGISTRY)) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "an avro source needs a Schema Registry", 0,
+                "add schema.registry = 'http://registry:8081' to WITH (...)");
+        }
+        RowSchema schema = format.equals("avro") && statement.columns().isEmpty()
+            ? AvroSourceSchemas.fromRegistry(topic, options) : schema(statement, text);
         if (format.equals("debezium-json") && schema.appendOnly()) {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "a debezium-json source needs a primary key", 0,
                 "declare the table's key, e.g. (id INT PRIMARY KEY, ...): updates and deletes find rows by it");
@@ -110,7 +121,7 @@ final class TableCommands {
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         String deadLetters = "kmv-source-" + name + "-dlq-" + context.store().allocateJobId();
         createTopic(deadLetters, Math.min(partitions, context.topicPartitions()), false);
-        Relation relation = new Relation(name, schema, key, topic, format, deadLetters);
+        Relation relation = new Relation(name, schema, key, topic, format, deadLetters, formatOptions);
         createOrUndo(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,
             SqlCompiler.normalize(statement), 0), deadLetters);
         return new StatementResult.Command(SqlObjectKind.SOURCE.createTag());

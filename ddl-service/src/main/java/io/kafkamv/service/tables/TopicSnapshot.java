@@ -34,7 +34,7 @@ public final class TopicSnapshot {
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
         properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
         RowCodec values = new RowCodec(table.schema().columns());
-        SourceRecordDecoder source = table.hasNativeFormat() ? null : new SourceRecordDecoder(table.schema(), table.format());
+        SourceRecordDecoder source = table.hasNativeFormat() ? null : new SourceRecordDecoder(table.schema(), table.format(), table.formatOptions());
         RowCodec keys = new RowCodec(table.key());
         Map<Bytes, Object[]> rows = new LinkedHashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =

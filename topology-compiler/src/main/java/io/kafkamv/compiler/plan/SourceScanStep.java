@@ -1,6 +1,9 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -9,10 +12,17 @@ import io.kafkamv.connectors.schema.RowSchema;
  * Reads a topic that others write, decoding each record with {@code format} (e.g. {@code json}).
  * Records that cannot be read go to {@code deadLetterTopic} with the reason in a header, and the
  * view goes on. With a primary key a record is an upsert of its row; without one, an insert keyed
- * by its partition and offset.
+ * by its partition and offset. {@code formatOptions} are what the format needs besides the bytes
+ * (the Schema Registry of Avro).
  */
 public record SourceScanStep(String id, String relation, String topic, String format, String deadLetterTopic,
-                             RowSchema schema, List<Column> key) implements PlanStep {
+                             RowSchema schema, List<Column> key,
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> formatOptions)
+    implements PlanStep {
+
+    public SourceScanStep {
+        formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
+    }
 
     @Override
     public List<String> inputs() {
@@ -21,7 +31,8 @@ public record SourceScanStep(String id, String relation, String topic, String fo
 
     @Override
     public PlanStep withColumnNames(List<String> names) {
-        return new SourceScanStep(id, relation, topic, format, deadLetterTopic, schema.withColumnNames(names), key);
+        return new SourceScanStep(id, relation, topic, format, deadLetterTopic, schema.withColumnNames(names), key,
+            formatOptions);
     }
 
     @Override

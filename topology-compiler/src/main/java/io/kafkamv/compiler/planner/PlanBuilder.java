@@ -126,7 +126,7 @@ final class PlanBuilder {
         Relation relation = relations.get(name.get(name.size() - 1));
         if (!relation.hasNativeFormat()) {
             return new SourceScanStep(uniqueId("source-" + relation.name()), relation.name(), relation.topic(),
-                relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key());
+                relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key(), relation.formatOptions());
         }
         return new TableScanStep(uniqueId("scan-" + relation.name()), relation.name(), relation.topic(),
             relation.schema(), relation.key());

@@ -28,7 +28,7 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
     private FixedKeyProcessorContext<byte[], Decoded> context;
 
     SourceDecoder(SourceScanStep step) {
-        this.decoder = new SourceRecordDecoder(step.schema(), step.format());
+        this.decoder = new SourceRecordDecoder(step.schema(), step.format(), step.formatOptions());
     }
 
     @Override
