@@ -110,6 +110,17 @@ public final class JsonRowDecoder {
         if (field.isBoolean()) {
             return field.booleanValue();
         }
+        // Text as PostgreSQL reads a boolean (CSV has no other way to write one).
+        if (field.isTextual()) {
+            switch (field.textValue().trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "t", "true", "yes", "on", "1":
+                    return true;
+                case "f", "false", "no", "off", "0":
+                    return false;
+                default:
+                    break;
+            }
+        }
         throw new IllegalArgumentException("not a boolean");
     }
 

@@ -18,6 +18,7 @@ import io.kafkamv.connectors.schema.RowSchema;
  * and tombstones mean nothing.
  * <li>{@code avro}: like {@code json}, with values (and keys of tombstones) in Confluent's wire format,
  * read with the schema each record names, from the Schema Registry.
+ * <li>{@code csv}: like {@code json}, each value one CSV line with the columns in order.
  * <li>{@code debezium-json}: Debezium's change envelope ({@code before}, {@code after}, {@code op},
  * with or without the {@code schema}/{@code payload} wrapper), so a CDC topic feeds a source with
  * updates and deletes. It needs a primary key; the tombstones after deletes mean nothing.
@@ -26,7 +27,10 @@ import io.kafkamv.connectors.schema.RowSchema;
 public final class SourceRecordDecoder {
 
     /** The formats this decoder reads. */
-    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro");
+    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro", "csv");
+
+    /** The option naming a CSV source's field separator (one character; a comma by default). */
+    public static final String CSV_DELIMITER = "csv.delimiter";
 
     /** The option naming an Avro source's Schema Registry, and those of its basic auth. */
     public static final String SCHEMA_REGISTRY = "schema.registry";
@@ -71,6 +75,13 @@ public final class SourceRecordDecoder {
                 user == null ? null : user + ":" + options.getOrDefault(SCHEMA_REGISTRY_PASSWORD, ""));
             this.rows = new AvroRowDecoder(schema.columns(), registry)::decode;
             this.keys = new AvroRowDecoder(key, registry)::decode;
+        } else if (format.equals("csv")) {
+            String delimiter = options.getOrDefault(CSV_DELIMITER, ",");
+            if (delimiter.length() != 1) {
+                throw new IllegalArgumentException(CSV_DELIMITER + " must be one character, not '" + delimiter + "'");
+            }
+            this.rows = new CsvRowDecoder(schema.columns(), delimiter.charAt(0))::decode;
+            this.keys = new JsonRowDecoder(key)::decode;
         } else {
             this.rows = values::decode;
             this.keys = new JsonRowDecoder(key)::decode;

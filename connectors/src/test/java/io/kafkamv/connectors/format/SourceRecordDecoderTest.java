@@ -50,6 +50,22 @@ class SourceRecordDecoderTest {
     }
 
     @Test
+    void csvLinesAreRowsWithQuotingAndEmptyFieldsAsNull() {
+        RowSchema events = new RowSchema(List.of(new Column("id", SqlType.INTEGER, false), Column.of("name", SqlType.VARCHAR),
+            Column.of("ok", SqlType.BOOLEAN), Column.of("at", SqlType.TIMESTAMP)), List.of("id"));
+        SourceRecordDecoder decoder = new SourceRecordDecoder(events, "csv", Map.of("csv.delimiter", ";"));
+
+        var change = decoder.decode(0, 1, null, bytes("7;\"Smith; \"\"Ann\"\"\";t;2026-11-29 10:00:00"));
+        var empty = decoder.decode(0, 2, null, bytes("8;;;"));
+
+        assertThat(change.key()).containsExactly(7);
+        assertThat(change.row()).containsExactly(7, "Smith; \"Ann\"", true, 1_795_946_400_000L);
+        assertThat(empty.row()).containsExactly(8, null, null, null);
+        assertThatThrownBy(() -> decoder.decode(0, 3, null, bytes("9;x")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("a CSV line of 2 fields for 4 columns");
+    }
+
+    @Test
     void debeziumNeedsAPrimaryKey() {
         assertThatThrownBy(() -> new SourceRecordDecoder(new RowSchema(List.of(Column.of("a", SqlType.INTEGER)),
             List.of()), "debezium-json", Map.of())).hasMessageContaining("needs a primary key");

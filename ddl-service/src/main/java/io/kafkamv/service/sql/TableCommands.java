@@ -103,7 +103,7 @@ final class TableCommands {
         }
         Map<String, String> formatOptions = new java.util.TreeMap<>();
         options.forEach((key, value) -> {
-            if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY)) {
+            if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)) {
                 formatOptions.put(key, value);
             }
         });
