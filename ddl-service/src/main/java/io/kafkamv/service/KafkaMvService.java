@@ -116,7 +116,8 @@ public final class KafkaMvService implements AutoCloseable {
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics);
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics,
+            clientProperties);
         started.push(rest);
         ready = true;
     }

@@ -24,10 +24,11 @@ public final class RestServer implements AutoCloseable {
     private final Javalin app;
 
     public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
-                      JobRunner runner, ServiceMetrics metrics) {
+                      JobRunner runner, ServiceMetrics metrics, java.util.Properties clientProperties) {
         StatementsApi statements = new StatementsApi(executor);
         JobsApi jobs = new JobsApi(store, executor);
         ViewsApi views = new ViewsApi(store, runner);
+        SourcesApi sources = new SourcesApi(store, clientProperties);
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -59,6 +60,7 @@ public final class RestServer implements AutoCloseable {
                         .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
                     () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
                         "index job " + ctx.pathParam("id") + " is not ready on this instance"))));
+            config.routes.get("/v1/sources", sources::list);
             config.routes.get("/v1/views", views::list);
             config.routes.get("/v1/views/{name}", views::get);
             config.routes.get("/v1/views/{name}/rows", views::rows);

@@ -60,6 +60,13 @@ class JsonSourceIT {
             await().atMost(Duration.ofSeconds(30))
                 .until(() -> psql.value("SELECT worst FROM per_page WHERE page = '/home'"), "500"::equals);
             assertThat(psql.value("SELECT count(*) FROM clicks")).isEqualTo("4");
+            // A second view over the source sets the same bad records aside again; they count once.
+            assertThat(psql.run("CREATE MATERIALIZED VIEW pages AS SELECT DISTINCT page FROM clicks").exitCode()).isZero();
+            java.net.http.HttpResponse<String> sources = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + service.httpPort()
+                    + "/v1/sources")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(sources.body())
+                .at("/sources/0/deadLetters").asLong()).as(sources.body()).isEqualTo(2);
             assertThat(psql.run("CREATE SOURCE nowhere (a INT) WITH (connector = 'kafka', topic = 'missing')").stderr())
                 .contains("topic \"missing\" does not exist");
         }

@@ -3,6 +3,7 @@ package io.kafkamv.compiler.topology;
 import java.nio.charset.StandardCharsets;
 
 import io.kafkamv.compiler.plan.SourceScanStep;
+import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.format.MalformedRecordException;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -15,7 +16,6 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  */
 final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
 
-    static final String ERROR_HEADER = "kmv.error";
 
     /** A decoded record: a change to a row (its row null for a delete), or the original bytes when it could not be read. */
     record Decoded(Object[] key, Object[] row, byte[] raw) {
@@ -46,7 +46,8 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
                 context.forward(record.withValue(new Decoded(change.key(), change.row(), null)));
             }
         } catch (MalformedRecordException e) {
-            record.headers().add(ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
+            record.headers().add(DeadLetters.ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
+            record.headers().add(DeadLetters.POSITION_HEADER, DeadLetters.position(metadata.partition(), metadata.offset()));
             byte[] raw = record.value() == null ? new byte[0] : record.value();
             context.forward(record.withValue(new Decoded(null, null, raw)));
         }
