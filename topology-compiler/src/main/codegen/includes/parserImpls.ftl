@@ -34,7 +34,7 @@ Map<String, String> WithOptionsOpt() :
     { return options; }
 }
 
-/** A part of an option's key: a name, or one of the reserved words options are named after (table, user). */
+/** A part of an option's key: a name, or one of the reserved words options are named after (table, user, timestamp). */
 String OptionKeyPart() :
 {
     SqlIdentifier id;
@@ -45,6 +45,8 @@ String OptionKeyPart() :
     <TABLE> { return "table"; }
 |
     <USER> { return "user"; }
+|
+    <TIMESTAMP> { return "timestamp"; }
 }
 
 void WithOption(Map<String, String> options) :

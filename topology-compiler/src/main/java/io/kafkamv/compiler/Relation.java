@@ -14,7 +14,8 @@ import io.kafkamv.connectors.schema.SqlType;
  * @param format         {@link #NATIVE} for topics kafka-mv writes (tables, views); a format name,
  *                       e.g. {@code json}, for a source over a topic others write
  * @param deadLetterTopic where records of a source that cannot be read go; null for the others
- * @param formatOptions  what the format needs besides the bytes, e.g. {@code schema.registry} for Avro
+ * @param formatOptions  what reading the topic needs besides the bytes: the Schema Registry of Avro,
+ *                       the CSV delimiter, where views start ({@code scan.startup.mode})
  */
 public record Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
                        String deadLetterTopic, Map<String, String> formatOptions) {

@@ -302,11 +302,34 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         try {
+            seedStartOffsets(job);
             runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer, instanceId));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (RuntimeException e) {
             LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);
             store.put(job.withStatus(JobStatus.FAILED, "cannot start: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * A job that has never committed starts where its record says (a source's startup mode), not
+     * where Kafka Streams would: its group's offsets are set before its first start. Once any
+     * instance has started the job, its committed offsets rule and this does nothing.
+     */
+    private void seedStartOffsets(Job job) {
+        if (!committedOffsets(job).isEmpty() || job.startOffsets().isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> start = new java.util.HashMap<>();
+        job.startOffsets().forEach((partition, offset) -> start.put(BackfillProgress.parse(partition),
+            new OffsetAndMetadata(offset)));
+        try {
+            admin.alterConsumerGroupOffsets(ViewRuntime.applicationId(job.id()), start).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Another instance started the job meanwhile, having set the same offsets.
+            LOG.debug("Job {}: start offsets not set here: {}", job.id(), e.toString());
         }
     }
 

@@ -8,6 +8,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.plan.SourceScanStep;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -26,6 +29,33 @@ public final class Offsets {
     public static Map<String, Long> start(Admin admin, Collection<String> topics) {
         return list(admin, topics, OffsetSpec.earliest());
     }
+
+    /**
+     * Where a job starts reading each of its plan's topics: the beginning, except for sources created
+     * with {@code scan.startup.mode = 'latest'} (their end now) or {@code 'timestamp'} (the first
+     * record at or after {@code scan.startup.timestamp.millis}, or the end when there is none).
+     */
+    public static Map<String, Long> start(Admin admin, PhysicalPlan plan) {
+        Map<String, Long> start = new HashMap<>(start(admin, plan.sourceTopics()));
+        for (PlanStep step : plan.steps()) {
+            if (step instanceof SourceScanStep source) {
+                String mode = source.formatOptions().getOrDefault(STARTUP_MODE, "earliest");
+                if (mode.equals("latest")) {
+                    start.putAll(end(admin, List.of(source.topic())));
+                } else if (mode.equals("timestamp")) {
+                    long millis = Long.parseLong(source.formatOptions().get(STARTUP_TIMESTAMP));
+                    Map<String, Long> end = end(admin, List.of(source.topic()));
+                    list(admin, List.of(source.topic()), OffsetSpec.forTimestamp(millis)).forEach((partition, offset) ->
+                        start.put(partition, offset < 0 ? end.get(partition) : offset));
+                }
+            }
+        }
+        return start;
+    }
+
+    /** The source options that say where views start reading a source's topic. */
+    public static final String STARTUP_MODE = "scan.startup.mode";
+    public static final String STARTUP_TIMESTAMP = "scan.startup.timestamp.millis";
 
     private static Map<String, Long> list(Admin admin, Collection<String> topics, OffsetSpec spec) {
         try {

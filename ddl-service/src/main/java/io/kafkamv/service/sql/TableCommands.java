@@ -19,6 +19,7 @@ import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -85,10 +86,18 @@ final class TableCommands {
             throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "format '" + format + "' is not supported yet; use "
                 + String.join(" or ", SourceRecordDecoder.FORMATS.stream().sorted().map(f -> "'" + f + "'").toList()));
         }
-        String startup = options.getOrDefault("scan.startup.mode", "earliest");
-        if (!startup.equals("earliest")) {
-            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "scan.startup.mode '" + startup
-                + "' is not supported yet; sources are read from the earliest offset");
+        String startup = options.getOrDefault(Offsets.STARTUP_MODE, "earliest");
+        if (!List.of("earliest", "latest", "timestamp").contains(startup)) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "scan.startup.mode '" + startup + "' is not supported", 0,
+                "use 'earliest' (the default), 'latest', or 'timestamp' with scan.startup.timestamp.millis");
+        }
+        if (startup.equals("timestamp")) {
+            try {
+                Long.parseLong(options.getOrDefault(Offsets.STARTUP_TIMESTAMP, ""));
+            } catch (NumberFormatException e) {
+                throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "scan.startup.mode 'timestamp' needs "
+                    + Offsets.STARTUP_TIMESTAMP, 0, "add scan.startup.timestamp.millis = '1764410400000' (epoch milliseconds)");
+            }
         }
         int partitions;
         try {
@@ -103,7 +112,8 @@ final class TableCommands {
         }
         Map<String, String> formatOptions = new java.util.TreeMap<>();
         options.forEach((key, value) -> {
-            if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)) {
+            if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)
+                || key.startsWith("scan.startup.")) {
                 formatOptions.put(key, value);
             }
         });

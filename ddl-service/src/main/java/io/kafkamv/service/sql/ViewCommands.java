@@ -144,7 +144,7 @@ final class ViewCommands {
     private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
                        Notices notices) {
         List<String> sources = plan.sourceTopics();
-        Map<String, Long> start = Offsets.start(context.admin(), sources);
+        Map<String, Long> start = Offsets.start(context.admin(), plan);
         Map<String, Long> target = Offsets.end(context.admin(), sources);
         boolean background = session.backgroundDdl();
         long rateLimit = session.variable("backfill_rate_limit").map(Long::parseLong).orElse(-1L);

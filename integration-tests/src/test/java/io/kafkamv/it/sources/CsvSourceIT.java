@@ -19,7 +19,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A topic of CSV lines read as a source; a line that does not fit is set aside, the view goes on. */
+/**
+ * Topics of CSV lines read as sources: a line that does not fit is set aside and the view goes on;
+ * views start reading where the source's startup mode says.
+ */
 class CsvSourceIT {
 
     @RegisterExtension
@@ -48,12 +51,44 @@ class CsvSourceIT {
             () -> psql.value("SELECT hottest FROM per_sensor WHERE sensor = 's2'"), "25.0"::equals);
     }
 
+    @Test
+    void viewsOfALatestOrTimestampSourceSkipWhatCameBefore() throws Exception {
+        String kafka = SERVICE.service().bootstrapServers();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+            admin.createTopics(List.of(new NewTopic("ticks", 2, (short) 1))).all().get();
+        }
+        long old = 1_000_000L;
+        long recent = System.currentTimeMillis();
+        produceAt(kafka, "ticks", old, "a", "b");
+        produceAt(kafka, "ticks", recent, "c");
+        Psql psql = SERVICE.psql();
+        Psql.Result created = psql.session(List.of(
+            "CREATE SOURCE ticks_new (name TEXT) WITH (connector = 'kafka', topic = 'ticks', format = 'csv', "
+                + "scan.startup.mode = 'latest')",
+            "CREATE SOURCE ticks_since (name TEXT) WITH (connector = 'kafka', topic = 'ticks', format = 'csv', "
+                + "scan.startup.mode = 'timestamp', scan.startup.timestamp.millis = '" + (old + 1) + "')",
+            "CREATE MATERIALIZED VIEW new_ticks AS SELECT count(*) AS n FROM ticks_new",
+            "CREATE MATERIALIZED VIEW recent_ticks AS SELECT name FROM ticks_since",
+            "SELECT name FROM recent_ticks"), "-A", "-t");
+        assertThat(created.exitCode()).as(created.stderr()).isZero();
+        assertThat(created.stdout()).endsWith("CREATE_MATERIALIZED_VIEW\nc\n");
+
+        produceAt(kafka, "ticks", System.currentTimeMillis(), "d");
+        await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT n FROM new_ticks"), "1"::equals);
+        assertThat(psql.run("CREATE SOURCE bad (name TEXT) WITH (connector = 'kafka', topic = 'ticks', "
+            + "scan.startup.mode = 'timestamp')").stderr()).contains("needs scan.startup.timestamp.millis");
+    }
+
     private static void produce(String kafka, String... lines) throws Exception {
+        produceAt(kafka, "readings", System.currentTimeMillis(), lines);
+    }
+
+    private static void produceAt(String kafka, String topic, long timestamp, String... lines) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka, ProducerConfig.ACKS_CONFIG, "all"),
             new StringSerializer(), new StringSerializer())) {
             for (String line : lines) {
-                producer.send(new ProducerRecord<>("readings", line)).get();
+                producer.send(new ProducerRecord<>(topic, null, timestamp, null, line)).get();
             }
         }
     }
