@@ -53,6 +53,12 @@ public final class Offsets {
         return start;
     }
 
+    /** Whether a plan reads a source from anywhere but its beginning. */
+    public static boolean startsLate(PhysicalPlan plan) {
+        return plan.steps().stream().anyMatch(step -> step instanceof SourceScanStep source
+            && !source.formatOptions().getOrDefault(STARTUP_MODE, "earliest").equals("earliest"));
+    }
+
     /** The source options that say where views start reading a source's topic. */
     public static final String STARTUP_MODE = "scan.startup.mode";
     public static final String STARTUP_TIMESTAMP = "scan.startup.timestamp.millis";
