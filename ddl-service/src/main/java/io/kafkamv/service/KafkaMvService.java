@@ -24,6 +24,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
+import io.kafkamv.service.pgwire.PgAuthentication;
 import io.kafkamv.service.pgwire.PgWireServer;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
@@ -114,7 +115,9 @@ public final class KafkaMvService implements AutoCloseable {
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
-        pgWire = new PgWireServer(bindAddress, config.pgPort(), executor);
+        PgAuthentication authentication = config.pgUsersFile().isPresent()
+            ? PgAuthentication.fromUsersFile(config.pgUsersFile().get()) : PgAuthentication.trust();
+        pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication);
         started.push(pgWire);
         rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics,
             clientProperties);

@@ -9,7 +9,8 @@ import java.util.Optional;
  * but RocksDB state on local disk. {@code advertisedHost} is how other instances reach this one's
  * REST port, to read the parts of views that live here. {@code kafkaConfig} is a Kafka client
  * properties file (security protocol, SASL, TLS) used for every connection to the cluster;
- * {@code topicPartitions} is the partition count of new tables, views and exchanges.
+ * {@code topicPartitions} is the partition count of new tables, views and exchanges; with
+ * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256).
  */
 public record ServiceConfig(
     Path dataDir,
@@ -21,7 +22,8 @@ public record ServiceConfig(
     String jobStoreTopic,
     String advertisedHost,
     Optional<Path> kafkaConfig,
-    int topicPartitions) {
+    int topicPartitions,
+    Optional<Path> pgUsersFile) {
 
     public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
 

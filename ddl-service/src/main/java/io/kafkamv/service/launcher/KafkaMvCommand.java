@@ -60,6 +60,11 @@ public final class KafkaMvCommand implements Callable<Integer> {
             + "(env KAFKA_MV_TOPIC_PARTITIONS; default ${DEFAULT-VALUE}).")
     int topicPartitions;
 
+    @Option(names = "--pg-users-file", defaultValue = "${env:KAFKA_MV_PG_USERS_FILE}",
+        description = "Require passwords (SCRAM-SHA-256) of the users in this file, one user:password per line "
+            + "(env KAFKA_MV_PG_USERS_FILE); without it anyone who reaches the port may connect.")
+    Path pgUsersFile;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
     }
@@ -68,7 +73,7 @@ public final class KafkaMvCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
-            Optional.ofNullable(kafkaConfig), topicPartitions);
+            Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile));
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -34,6 +34,25 @@ final class BackendMessages {
         send('R');
     }
 
+    void authenticationSasl(String mechanism) throws IOException {
+        bodyOut.writeInt(10);
+        cstring(mechanism);
+        bodyOut.writeByte(0);
+        send('R');
+    }
+
+    void authenticationSaslContinue(byte[] data) throws IOException {
+        bodyOut.writeInt(11);
+        bodyOut.write(data);
+        send('R');
+    }
+
+    void authenticationSaslFinal(byte[] data) throws IOException {
+        bodyOut.writeInt(12);
+        bodyOut.write(data);
+        send('R');
+    }
+
     void parameterStatus(String name, String value) throws IOException {
         cstring(name);
         cstring(value);

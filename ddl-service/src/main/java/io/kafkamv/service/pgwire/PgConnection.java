@@ -28,12 +28,14 @@ final class PgConnection implements Runnable {
     private final Socket socket;
     private final StatementExecutor executor;
     private final PgSessionRegistry registry;
+    private final PgAuthentication authentication;
     private Session session;
 
-    PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry) {
+    PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry, PgAuthentication authentication) {
         this.socket = socket;
         this.executor = executor;
         this.registry = registry;
+        this.authentication = authentication;
     }
 
     @Override
@@ -47,7 +49,15 @@ final class PgConnection implements Runnable {
             if (parameters == null) {
                 return;
             }
-            session = executor.openSession(parameters.getOrDefault("user", "root"),
+            String user = parameters.getOrDefault("user", "root");
+            if (authentication.required() && !authentication.authenticate(user, in, out)) {
+                LOG.info("Password authentication failed for user {} from {}", user, socket.getRemoteSocketAddress());
+                out.errorResponse(SqlError.of(SqlState.INVALID_PASSWORD,
+                    "password authentication failed for user \"" + user + "\""));
+                out.flush();
+                return;
+            }
+            session = executor.openSession(user,
                 parameters.getOrDefault("database", "dev"));
             key = registry.register(session);
             greet(out, parameters, key);

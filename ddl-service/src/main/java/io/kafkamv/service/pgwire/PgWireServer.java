@@ -28,12 +28,15 @@ public final class PgWireServer implements AutoCloseable {
     private final ServerSocket serverSocket;
     private final StatementExecutor executor;
     private final PgSessionRegistry registry = new PgSessionRegistry();
+    private final PgAuthentication authentication;
     private final ExecutorService connections;
     private final Thread acceptor;
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
 
-    public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor) throws IOException {
+    public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor, PgAuthentication authentication)
+        throws IOException {
         this.executor = executor;
+        this.authentication = authentication;
         this.serverSocket = new ServerSocket();
         serverSocket.setReuseAddress(true);
         serverSocket.bind(new InetSocketAddress(bindAddress, port), 128);
@@ -46,7 +49,11 @@ public final class PgWireServer implements AutoCloseable {
         this.acceptor = new Thread(this::acceptLoop, "pgwire-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
-        LOG.info("PostgreSQL wire protocol listening on {}", serverSocket.getLocalSocketAddress());
+        LOG.info("PostgreSQL wire protocol listening on {} ({})", serverSocket.getLocalSocketAddress(),
+            authentication.required() ? "SCRAM-SHA-256 passwords" : "trust: no passwords");
+        if (!authentication.required() && !bindAddress.isLoopbackAddress()) {
+            LOG.warn("Anyone who reaches {} can connect without a password: set --pg-users-file", serverSocket.getLocalSocketAddress());
+        }
     }
 
     public int port() {
@@ -58,7 +65,7 @@ public final class PgWireServer implements AutoCloseable {
             try {
                 Socket socket = serverSocket.accept();
                 openSockets.add(socket);
-                PgConnection connection = new PgConnection(socket, executor, registry);
+                PgConnection connection = new PgConnection(socket, executor, registry, authentication);
                 connections.execute(() -> {
                     try {
                         connection.run();

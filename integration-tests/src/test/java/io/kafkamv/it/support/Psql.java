@@ -15,9 +15,22 @@ public final class Psql {
     }
 
     private final int port;
+    private final String user;
+    private final String password;
 
     public Psql(int port) {
+        this(port, "root", null);
+    }
+
+    private Psql(int port, String user, String password) {
         this.port = port;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** psql connecting as this user with this password (given as PGPASSWORD, as scripts do). */
+    public Psql as(String user, String password) {
+        return new Psql(port, user, password);
     }
 
     /** Runs {@code psql -c sql} without a .psqlrc, exactly as a user would type it. */
@@ -33,12 +46,17 @@ public final class Psql {
     /** Starts psql without waiting for it, e.g. for a statement that blocks. */
     public Process start(List<String> statements, String... options) throws IOException {
         List<String> command = new ArrayList<>(List.of("psql", "-X", "-h", "localhost", "-p", String.valueOf(port),
-            "-U", "root", "-d", "dev", "-v", "ON_ERROR_STOP=1"));
+            "-U", user, "-d", "dev", "-v", "ON_ERROR_STOP=1", "-w"));
         command.addAll(List.of(options));
         for (String statement : statements) {
             command.addAll(List.of("-c", statement));
         }
-        return new ProcessBuilder(command).start();
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().remove("PGPASSWORD");
+        if (password != null) {
+            builder.environment().put("PGPASSWORD", password);
+        }
+        return builder.start();
     }
 
     /** A single value: the first column of the first row, as psql prints it unaligned. */
