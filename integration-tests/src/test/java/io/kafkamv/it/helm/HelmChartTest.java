@@ -82,6 +82,7 @@ class HelmChartTest {
         assertThat(rendered.one(V1PodDisruptionBudget.class, "PodDisruptionBudget").getSpec().getMaxUnavailable()
             .getIntValue()).isEqualTo(1);
         assertThat(rendered.kinds()).doesNotContain("ServiceMonitor", "NetworkPolicy");
+        assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).as("trust unless a users secret is given").isEmpty();
     }
 
     @Test
@@ -95,6 +96,7 @@ class HelmChartTest {
               size: 50Gi
               storageClass: fast-ssd
             credentialsSecret: kafka-mv-credentials
+            pgUsersSecret: kafka-mv-users
             networkPolicy:
               enabled: true
               from:
@@ -113,7 +115,11 @@ class HelmChartTest {
         assertThat(env(container, "KAFKA_MV_KAFKA_CONFIG")).contains("/etc/kafka-mv/kafka/client.properties");
         assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
             .filteredOn(volume -> volume.getSecret() != null)
-            .singleElement().satisfies(volume -> assertThat(volume.getSecret().getSecretName()).isEqualTo("kafka-mv-sasl"));
+            .extracting(volume -> volume.getSecret().getSecretName())
+            .containsExactlyInAnyOrder("kafka-mv-sasl", "kafka-mv-users");
+        assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).contains("/etc/kafka-mv/users/users");
+        assertThat(container.getVolumeMounts()).extracting(mount -> mount.getMountPath())
+            .contains("/etc/kafka-mv/kafka", "/etc/kafka-mv/users");
         assertThat(statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
             .isEqualTo("fast-ssd");
         assertThat(rendered.one(V1ConfigMap.class, "ConfigMap").getData())
