@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.CompiledIndex;
@@ -48,78 +49,81 @@ final class ViewCommands {
     }
 
     StatementResult create(Session session, SqlCreateMaterializedView statement, String text, Notices notices) {
-        String name = statement.name().getSimple();
-        StatementResult done = new StatementResult.Command(SqlObjectKind.MATERIALIZED_VIEW.createTag());
-        if (alreadyExists(name, statement.ifNotExists(), notices)) {
-            return done;
-        }
-        long jobId = context.store().allocateJobId();
-        CompiledView view;
-        try {
-            view = new SqlCompiler(context.catalog(), context.topicPartitions()).compileView(statement, text, jobId);
-        } catch (CompileException e) {
-            throw explainInvisible(SqlErrors.from(e));
-        }
-        tables.createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
-        start(session, jobId, view.plan(), view.statement(), CatalogService.entry(view.relation(),
-            ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, view.statement(), jobId), notices);
-        return done;
+        return createJob(session, statement.name().getSimple(), statement.ifNotExists(), SqlObjectKind.MATERIALIZED_VIEW,
+            notices, jobId -> {
+                CompiledView view = compiler().compileView(statement, text, jobId);
+                tables.createTopic(view.plan().outputTopic(), context.topicPartitions(), true);
+                return new Prepared(view.plan(), view.statement(), CatalogService.entry(view.relation(),
+                    ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, view.statement(), jobId));
+            });
     }
 
     /**
-     * CREATE SINK: a job like a view's, whose rows go to a Kafka topic. The topic is created if it
-     * does not exist (compacted for an upsert sink) and is left in place when the sink is dropped.
+     * CREATE SINK: a job like a view's, whose rows go to a Kafka topic (created if it does not exist,
+     * compacted for an upsert sink, left in place when the sink is dropped) or a PostgreSQL table
+     * (checked first).
      */
     StatementResult createSink(Session session, SqlCreateSink statement, String text, Notices notices) {
         String name = statement.name().getSimple();
-        StatementResult done = new StatementResult.Command(SqlObjectKind.SINK.createTag());
-        if (alreadyExists(name, statement.ifNotExists(), notices)) {
-            return done;
-        }
-        long jobId = context.store().allocateJobId();
-        CompiledSink sink;
-        try {
-            sink = new SqlCompiler(context.catalog(), context.topicPartitions()).compileSink(statement, text, jobId);
-        } catch (CompileException e) {
-            throw explainInvisible(SqlErrors.from(e));
-        }
-        SinkOutput output = sink.plan().sink();
-        if (output.writesToDatabase()) {
-            try {
-                JdbcUpsertWriter.check(JdbcSinks.target(sink.plan()));
-            } catch (SQLException e) {
-                throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "JDBC sink " + name + ": " + e.getMessage(), 0,
-                    "create the table first, with the sink's columns and a primary key on "
-                        + String.join(", ", output.keyColumns()));
+        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.SINK, notices, jobId -> {
+            CompiledSink sink = compiler().compileSink(statement, text, jobId);
+            SinkOutput output = sink.plan().sink();
+            if (output.writesToDatabase()) {
+                try {
+                    JdbcUpsertWriter.check(JdbcSinks.target(sink.plan()));
+                } catch (SQLException e) {
+                    throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "JDBC sink " + name + ": " + e.getMessage(), 0,
+                        "create the table first, with the sink's columns and a primary key on "
+                            + String.join(", ", output.keyColumns()));
+                }
             }
-        }
-        if (!tables.topicExists(output.topic())) {
-            tables.createTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
-        }
-        start(session, jobId, sink.plan(), sink.statement(),
-            CatalogService.sinkEntry(name, output, sink.statement(), jobId), notices);
-        return done;
+            if (!tables.topicExists(output.topic())) {
+                tables.createTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
+            }
+            return new Prepared(sink.plan(), sink.statement(), CatalogService.sinkEntry(name, output, sink.statement(), jobId));
+        });
     }
 
     /** CREATE INDEX: a job that keeps a relation's rows by some of their columns, for lookups by them. */
     StatementResult createIndex(Session session, SqlCreateIndex statement, String text, Notices notices) {
         String name = statement.name().getSimple();
-        StatementResult done = new StatementResult.Command(SqlObjectKind.INDEX.createTag());
-        if (alreadyExists(name, statement.ifNotExists(), notices)) {
+        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.INDEX, notices, jobId -> {
+            CompiledIndex index = compiler().compileIndex(statement, text, jobId);
+            List<String> columns = index.plan().index().columns().stream()
+                .map(column -> index.plan().schema().columns().get(column).name()).toList();
+            return new Prepared(index.plan(), index.statement(),
+                CatalogService.indexEntry(name, index.on(), columns, index.statement(), jobId));
+        });
+    }
+
+    /** What a create makes ready for its job: the plan, the statement as shown, and the catalog entry. */
+    private record Prepared(PhysicalPlan plan, String statement, CatalogEntry entry) {
+    }
+
+    /**
+     * The steps every create of a job's object takes: the name must be free, the job gets an id,
+     * the statement is compiled (and what the job writes to made ready) with that id, and the job is
+     * started.
+     */
+    private StatementResult createJob(Session session, String name, boolean ifNotExists, SqlObjectKind kind,
+                                      Notices notices, LongFunction<Prepared> prepare) {
+        StatementResult done = new StatementResult.Command(kind.createTag());
+        if (alreadyExists(name, ifNotExists, notices)) {
             return done;
         }
         long jobId = context.store().allocateJobId();
-        CompiledIndex index;
+        Prepared prepared;
         try {
-            index = new SqlCompiler(context.catalog(), context.topicPartitions()).compileIndex(statement, text, jobId);
+            prepared = prepare.apply(jobId);
         } catch (CompileException e) {
             throw explainInvisible(SqlErrors.from(e));
         }
-        List<String> columns = index.plan().index().columns().stream()
-            .map(column -> index.plan().schema().columns().get(column).name()).toList();
-        start(session, jobId, index.plan(), index.statement(),
-            CatalogService.indexEntry(name, index.on(), columns, index.statement(), jobId), notices);
+        start(session, jobId, prepared.plan(), prepared.statement(), prepared.entry(), notices);
         return done;
+    }
+
+    private SqlCompiler compiler() {
+        return new SqlCompiler(context.catalog(), context.topicPartitions());
     }
 
     /** Whether the name is taken; with IF NOT EXISTS that is a notice, otherwise an error saying by what. */
