@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
@@ -86,8 +88,7 @@ public final class TopologyFactory {
     /** A sink encodes its changes and writes them to its topic, in the streams' transactions. */
     private static void writeOut(StreamsBuilder builder, PhysicalPlan plan, KTable<Object[], Object[]> rows) {
         PlanStep root = plan.root();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SinkEncoder.LAST_ROWS),
-            Serdes.Bytes(), Serdes.ByteArray()));
+        builder.addStateStore(bytesStore(SinkEncoder.LAST_ROWS));
         rows.toStream(Named.as("sink-changes"))
             .process(() -> new SinkEncoder(plan.sink(), plan.view(), root.key(), root.schema().columns()),
                 Named.as("sink-encode"), SinkEncoder.LAST_ROWS)
@@ -96,21 +97,37 @@ public final class TopologyFactory {
 
     /** An index sends each row to where its indexed values are kept and stores it under them. */
     private static void keepAsIndex(StreamsBuilder builder, PhysicalPlan plan, KTable<Object[], Object[]> rows) {
-        PlanStep root = plan.root();
         IndexKeys keys = new IndexKeys(plan);
-        String lastValues = "index-values";
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(lastValues),
-            Serdes.Bytes(), Serdes.ByteArray()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IndexWriter.STORE),
-            Serdes.Bytes(), Serdes.ByteArray()));
-        rows.toStream(Named.as("index-changes"))
-            .process(() -> new ExchangeKeyer(keys::prefixOfRow, JoinSide.LEFT::change, new RowCodec(root.key()),
-                new RowCodec(root.schema().columns()), lastValues), Named.as("index-keys"), lastValues)
-            .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
-                .withName("index-by-values")
-                .withNumberOfPartitions(plan.index().partitions())
-                .withStreamPartitioner(Exchange.partitioner()))
+        builder.addStateStore(bytesStore(IndexWriter.STORE));
+        // A single-input exchange sends its changes as a join's left side does.
+        exchange(builder, rows, plan.root(), "index", "index-values", "index-by-values", plan.index().partitions(),
+            keys::prefixOfRow, JoinSide.LEFT::change)
             .process(IndexWriter::new, Named.as("index-write"), IndexWriter.STORE);
+    }
+
+    /**
+     * A table's changes keyed by {@code prefixes} and sent over an {@link Exchange} to the partition
+     * of their prefix: processors {@code <name>-changes} and {@code <name>-keys}, the store
+     * {@code lastPrefixes} that remembers each row's last prefix, and the exchange {@code exchangeName}.
+     */
+    private static KStream<byte[], byte[]> exchange(StreamsBuilder builder, KTable<Object[], Object[]> rows,
+                                                    PlanStep input, String name, String lastPrefixes,
+                                                    String exchangeName, int partitions,
+                                                    Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes) {
+        builder.addStateStore(bytesStore(lastPrefixes));
+        RowCodec inputKeys = new RowCodec(input.key());
+        RowCodec inputRows = new RowCodec(input.schema().columns());
+        return rows.toStream(Named.as(name + "-changes"))
+            .process(() -> new ExchangeKeyer(prefixes, changes, inputKeys, inputRows, lastPrefixes),
+                Named.as(name + "-keys"), lastPrefixes)
+            .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+                .withName(exchangeName)
+                .withNumberOfPartitions(partitions)
+                .withStreamPartitioner(Exchange.partitioner()));
+    }
+
+    private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
     }
 
     private record StepBuilder(StreamsBuilder builder, Map<String, KTable<Object[], Object[]>> tables,
@@ -209,8 +226,8 @@ public final class TopologyFactory {
 
         @Override
         public KTable<Object[], Object[]> visit(JoinStep step) {
-            KStream<byte[], byte[]> left = exchange(step, JoinSide.LEFT, step.left(), step.leftKeys());
-            KStream<byte[], byte[]> right = exchange(step, JoinSide.RIGHT, step.right(), step.rightKeys());
+            KStream<byte[], byte[]> left = joinSide(step, JoinSide.LEFT, step.left(), step.leftKeys());
+            KStream<byte[], byte[]> right = joinSide(step, JoinSide.RIGHT, step.right(), step.rightKeys());
             String leftRows = JoinProcessor.storeName(step, JoinSide.LEFT);
             String rightRows = JoinProcessor.storeName(step, JoinSide.RIGHT);
             builder.addStateStore(bytesStore(leftRows));
@@ -230,20 +247,13 @@ public final class TopologyFactory {
             int[] groupColumns = step.partitionBy().stream().mapToInt(Integer::intValue).toArray();
             RowCodec groupCodec = new RowCodec(step.partitionBy().stream()
                 .map(column -> input.schema().columns().get(column)).toList());
-            String lastGroups = step.id() + "-groups";
-            builder.addStateStore(bytesStore(lastGroups));
             builder.addStateStore(bytesStore(TopNProcessor.sortedStore(step)));
             builder.addStateStore(bytesStore(TopNProcessor.sortKeyStore(step)));
             SortKeys sortKeys = new SortKeys(step.orderBy(), input.schema().columns());
             // A single-input exchange sends its changes as a join's left side does.
-            KStream<Object[], Object[]> top = tables.get(step.input()).toStream(Named.as(step.id() + "-changes"))
-                .process(() -> new ExchangeKeyer(row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true),
-                    JoinSide.LEFT::change, new RowCodec(input.key()), inputRows, lastGroups),
-                    Named.as(step.id() + "-keys"), lastGroups)
-                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
-                    .withName(step.id() + "-by-group")
-                    .withNumberOfPartitions(step.partitions())
-                    .withStreamPartitioner(Exchange.partitioner()))
+            KStream<Object[], Object[]> top = exchange(builder, tables.get(step.input()), input, step.id(),
+                step.id() + "-groups", step.id() + "-by-group", step.partitions(),
+                row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true), JoinSide.LEFT::change)
                 .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
                     TopNProcessor.sortedStore(step), TopNProcessor.sortKeyStore(step));
             return rekeyedTable(top, step);
@@ -272,21 +282,11 @@ public final class TopologyFactory {
         }
 
         /** One side of a join, keyed by join key and sent to the partition where its matches are. */
-        private KStream<byte[], byte[]> exchange(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
-            PlanStep input = steps.get(inputId);
+        private KStream<byte[], byte[]> joinSide(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
             String name = step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT);
-            String lastKeys = name + "-join-keys";
-            builder.addStateStore(bytesStore(lastKeys));
             JoinKeys joinKeys = new JoinKeys(keys, step.joinKey(), step.nullSafe());
-            RowCodec inputKeys = new RowCodec(input.key());
-            RowCodec inputRows = new RowCodec(input.schema().columns());
-            return tables.get(inputId).toStream(Named.as(name + "-changes"))
-                .process(() -> new ExchangeKeyer(joinKeys::prefix, side::change, inputKeys, inputRows, lastKeys),
-                    Named.as(name + "-keys"), lastKeys)
-                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
-                    .withName(name + "-by-join-key")
-                    .withNumberOfPartitions(step.partitions())
-                    .withStreamPartitioner(Exchange.partitioner()));
+            return exchange(builder, tables.get(inputId), steps.get(inputId), name, name + "-join-keys",
+                name + "-by-join-key", step.partitions(), joinKeys::prefix, side::change);
         }
 
         /**
@@ -301,10 +301,6 @@ public final class TopologyFactory {
                 .toTable(Named.as(step.id()),
                     Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                         .withKeySerde(keySerde).withValueSerde(valueSerde));
-        }
-
-        private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {
-            return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
         }
 
         private static Object[] project(Object[] row, int[] columns) {
