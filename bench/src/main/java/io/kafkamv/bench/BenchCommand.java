@@ -1,0 +1,141 @@
+package io.kafkamv.bench;
+
+import io.kafkamv.bench.measure.Backfill;
+import io.kafkamv.bench.measure.BackgroundDdl;
+import io.kafkamv.bench.measure.Micro;
+import io.kafkamv.bench.measure.ProgressFidelity;
+import io.kafkamv.bench.measure.Recovery;
+import io.kafkamv.bench.measure.Scale;
+import io.kafkamv.bench.measure.SteadyStateLatency;
+import io.kafkamv.bench.report.BenchReport;
+import io.kafkamv.bench.report.BenchResults;
+import io.kafkamv.bench.report.ProgressPlot;
+import io.kafkamv.embedded.EmbeddedKafkaCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/bench [--full]}: runs every measurement in one go and writes docs/benchmarks.md. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Measures kafka-mv against a hand-written Kafka Streams application and a raw consumer "
+        + "on one embedded broker, and writes the report.")
+public final class BenchCommand implements Callable<Integer> {
+
+    private static final String SMALL = "bench_small";
+
+    @Option(names = "--full", description = "The full mode (10M rows, up to 100 views); the default is the quick mode.")
+    boolean full;
+
+    @Option(names = "--service-jar", defaultValue = "ddl-service/target/kafka-mv.jar", description = "kafka-mv to measure.")
+    Path serviceJar;
+
+    @Option(names = "--output-dir", defaultValue = "docs", description = "Where benchmarks.md and the plot go.")
+    Path outputDir;
+
+    @Option(names = "--work-dir", description = "Broker, service and baseline data (default: a new temporary directory).")
+    Path workDir;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BenchMode mode = full ? BenchMode.FULL : BenchMode.QUICK;
+        Path work = workDir != null ? workDir : Files.createTempDirectory("kafka-mv-bench");
+        Path logs = work.resolve("logs");
+        long started = System.nanoTime();
+        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(work.resolve("kafka")).build().start()) {
+            String bootstrap = kafka.bootstrapServers();
+            EventTopics topics = new EventTopics(bootstrap);
+            topics.create(EventTopics.EVENTS, EventTopics.DIMS, SMALL);
+            topics.appendDims();
+            topics.appendEvents(SMALL, 0, mode.scaleRows());
+            try (KafkaMvService service = KafkaMvService.start(serviceJar.toAbsolutePath(), work.resolve("kafka-mv"), bootstrap, logs)) {
+                BenchContext context = new BenchContext(bootstrap, service, work, logs);
+                createSources(service);
+                List<Backfill.Result> backfills = new ArrayList<>();
+                List<BackgroundDdl.Result> ddl = new ArrayList<>();
+                long rows = 0;
+                for (long size : mode.sizes()) {
+                    log("appending events up to %,d", size);
+                    topics.appendEvents(EventTopics.EVENTS, rows, size);
+                    rows = size;
+                    if (mode.backgroundDdlRows().contains(size)) {
+                        log("background CREATE over %,d rows", size);
+                        ddl.add(BackgroundDdl.measure(service, size));
+                    }
+                    if (mode.backfillRows().contains(size)) {
+                        for (BackfillQuery query : BackfillQuery.values()) {
+                            log("backfill %s over %,d rows", query.title(), size);
+                            Backfill.Result result = new Backfill(context).run(query, size);
+                            log("  kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s", result.kafkaMvSeconds(),
+                                result.handWrittenSeconds(), result.rawReadSeconds());
+                            backfills.add(result);
+                        }
+                    }
+                }
+                Backfill.Result groupBy = backfills.stream()
+                    .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
+                String plotFile = "benchmarks-progress.svg";
+                Files.createDirectories(outputDir);
+                Files.writeString(outputDir.resolve(plotFile), ProgressPlot.svg(String.format(Locale.ROOT,
+                        "Background CREATE MATERIALIZED VIEW (%s, %,d rows): SHOW JOBS progress",
+                        BackfillQuery.GROUP_BY_1K.title(), groupBy.rows()),
+                    groupBy.kafkaMv().samples(), groupBy.kafkaMvSeconds()));
+
+                log("recovery");
+                Recovery.Result recovery = Recovery.measure(service, BackfillQuery.GROUP_BY_1K, groupBy.rows());
+                log("steady-state latency");
+                SteadyStateLatency.Result latency = SteadyStateLatency.measure(service, mode.latencyRate(), mode.latencyDuration());
+                List<Scale.Result> scale = new ArrayList<>();
+                for (int views : mode.scaleViews()) {
+                    log("%d views at once", views);
+                    scale.add(Scale.measure(service, "small", mode.scaleRows(), views));
+                }
+                log("micro benchmarks");
+                List<Micro.Result> micro = Micro.run(mode.quick());
+                BenchResults results = new BenchResults(mode.name(), machine(), backfills, ddl,
+                    ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, recovery, groupBy.kafkaMvSeconds(), scale, micro,
+                    (System.nanoTime() - started) / 60e9);
+                Path report = outputDir.resolve("benchmarks.md");
+                Files.writeString(report, BenchReport.markdown(results));
+                log("wrote %s", report);
+            }
+        }
+        return 0;
+    }
+
+    private static void createSources(KafkaMvService service) throws Exception {
+        try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SOURCE events (id BIGINT, g INT, v INT) WITH (connector = 'kafka', topic = '"
+                + EventTopics.EVENTS + "', format = 'json')");
+            statement.execute("CREATE SOURCE dims (g INT, name VARCHAR) WITH (connector = 'kafka', topic = '"
+                + EventTopics.DIMS + "', format = 'json')");
+            statement.execute("CREATE SOURCE small (id BIGINT, g INT, v INT) WITH (connector = 'kafka', topic = '"
+                + SMALL + "', format = 'json')");
+        }
+    }
+
+    private static String machine() throws IOException {
+        String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
+            .findFirst().map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse("unknown CPU");
+        String memory = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(line -> line.startsWith("MemTotal"))
+            .findFirst().map(line -> Long.parseLong(line.replaceAll("\\D", "")) / (1024 * 1024) + " GiB").orElse("unknown");
+        return String.format(Locale.ROOT, "%d cores (%s), %s memory, Java %s", Runtime.getRuntime().availableProcessors(),
+            cpu, memory, System.getProperty("java.version"));
+    }
+
+    private static void log(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "bench: " + format + "%n", args);
+    }
+}

@@ -1,0 +1,24 @@
+package io.kafkamv.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/** How much each measurement does: quick fits in five minutes on two cores, full takes its time. */
+public record BenchMode(String name, List<Long> backfillRows, List<Long> backgroundDdlRows, int latencyRate,
+                        Duration latencyDuration, long scaleRows, List<Integer> scaleViews) {
+
+    public static final BenchMode QUICK = new BenchMode("quick", List.of(1_000_000L), List.of(10_000L, 1_000_000L),
+        50, Duration.ofSeconds(10), 100_000, List.of(10));
+
+    public static final BenchMode FULL = new BenchMode("full", List.of(1_000_000L, 10_000_000L),
+        List.of(10_000L, 1_000_000L, 10_000_000L), 50, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100));
+
+    public boolean quick() {
+        return this == QUICK;
+    }
+
+    /** Every source size the run grows the events topic through, smallest first. */
+    public List<Long> sizes() {
+        return java.util.stream.Stream.concat(backfillRows.stream(), backgroundDdlRows.stream()).distinct().sorted().toList();
+    }
+}

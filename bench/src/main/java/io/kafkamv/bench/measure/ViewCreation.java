@@ -1,0 +1,73 @@
+package io.kafkamv.bench.measure;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kafkamv.bench.KafkaMvService;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One background {@code CREATE MATERIALIZED VIEW} watched from the outside as a user would: how long
+ * the statement took to return, the job's progress every 200 ms, and when the view answered queries.
+ */
+public record ViewCreation(String view, long jobId, double createMillis, double visibleSeconds,
+                           List<ProgressSample> samples) {
+
+    private static final long SAMPLE_EVERY_MS = 200;
+
+    public static ViewCreation create(KafkaMvService service, String view, String query, Duration timeout)
+        throws SQLException, IOException, InterruptedException {
+        return create(service, view, query, timeout, progress -> { });
+    }
+
+    /** As {@link #create}, telling {@code onSample} each progress sample as it is taken. */
+    public static ViewCreation create(KafkaMvService service, String view, String query, Duration timeout,
+                                      Consumer<ProgressSample> onSample)
+        throws SQLException, IOException, InterruptedException {
+        long start = System.nanoTime();
+        long returned;
+        try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET BACKGROUND_DDL = true");
+            start = System.nanoTime();
+            statement.execute("CREATE MATERIALIZED VIEW " + view + " AS " + query);
+            returned = System.nanoTime();
+        }
+        long jobId = service.jobOf(view).orElse(-1L);
+        List<ProgressSample> samples = new ArrayList<>();
+        long deadline = start + timeout.toNanos();
+        long nextSample = returned;
+        while (!queryable(service, view)) {
+            long now = System.nanoTime();
+            if (now > deadline) {
+                throw new IllegalStateException("view " + view + " was not visible within " + timeout);
+            }
+            if (now >= nextSample && jobId >= 0) {
+                JsonNode job = service.get("/v1/jobs/" + jobId);
+                if (job != null) {
+                    ProgressSample sample = new ProgressSample((now - start) / 1_000_000, job.path("progress").asDouble());
+                    samples.add(sample);
+                    onSample.accept(sample);
+                }
+                nextSample = now + SAMPLE_EVERY_MS * 1_000_000;
+            }
+            Thread.sleep(20);
+        }
+        double visible = (System.nanoTime() - start) / 1e9;
+        return new ViewCreation(view, jobId, (returned - start) / 1e6, visible, List.copyOf(samples));
+    }
+
+    public static void drop(KafkaMvService service, String view) throws SQLException {
+        try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP MATERIALIZED VIEW IF EXISTS " + view + " CASCADE");
+        }
+    }
+
+    private static boolean queryable(KafkaMvService service, String view) throws IOException, InterruptedException {
+        return service.get("/v1/views/" + view + "/rows?limit=1") != null;
+    }
+}

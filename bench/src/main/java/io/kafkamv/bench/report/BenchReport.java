@@ -1,0 +1,111 @@
+package io.kafkamv.bench.report;
+
+import io.kafkamv.bench.BackfillQuery;
+import io.kafkamv.bench.measure.Backfill;
+import io.kafkamv.bench.measure.BackgroundDdl;
+import io.kafkamv.bench.measure.Micro;
+import io.kafkamv.bench.measure.Scale;
+import java.util.Locale;
+
+/** docs/benchmarks.md: the tables, the ratios and the goals of one run, written from its results only. */
+public final class BenchReport {
+
+    /** kafka-mv commits every 200 ms, so at most this much work is lost to a crash. */
+    private static final double COMMIT_INTERVAL_SECONDS = 0.2;
+
+    private BenchReport() {
+    }
+
+    public static String markdown(BenchResults results) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Benchmarks\n\n")
+            .append("Written by `bin/bench").append(results.mode().equals("full") ? " --full" : "").append("` (")
+            .append(String.format(Locale.ROOT, "%.1f", results.runMinutes())).append(" minutes); do not edit by hand.\n")
+            .append("Machine: ").append(results.machine()).append(".\n\n")
+            .append("Every contender runs in its own JVM with `-Xmx1g` against the same single-node KRaft broker and ")
+            .append("the same topic of JSON events (`{\"id\", \"g\", \"v\"}`, 4 partitions, 1,000 groups), one after ")
+            .append("the other. Ratios are throughput ratios measured in this run: above 1 means kafka-mv was faster.\n\n");
+
+        md.append("## Backfill: CREATE MATERIALIZED VIEW to queryable\n\n")
+            .append("| query | rows | kafka-mv s | hand-written Kafka Streams s | raw read s | kafka-mv / hand-written | kafka-mv / raw read |\n")
+            .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Backfill.Result backfill : results.backfills()) {
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %.2f | %.2f | %.2f | %.2f× | %.2f× |%n",
+                backfill.query().title(), backfill.rows(), backfill.kafkaMvSeconds(), backfill.handWrittenSeconds(),
+                backfill.rawReadSeconds(), backfill.ratioToHandWritten(), backfill.ratioToRawRead()));
+        }
+        md.append("\nkafka-mv: background CREATE until `GET /v1/views/{name}/rows` answers. Hand-written: from its JVM ")
+            .append("being up until it has committed the end of its source and repartition topics, the criterion ")
+            .append("kafka-mv uses for visibility. Raw read: a KafkaConsumer reading the bytes to the end.\n\n")
+            .append("Queries:\n\n");
+        for (BackfillQuery query : BackfillQuery.values()) {
+            md.append("- ").append(query.title()).append(": `").append(query.sql()).append("`\n");
+        }
+
+        md.append("\n## Background CREATE latency\n\n| source rows | median ms | max ms |\n|---:|---:|---:|\n");
+        for (BackgroundDdl.Result ddl : results.backgroundDdl()) {
+            md.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f |%n", ddl.sourceRows(), ddl.median(), ddl.max()));
+        }
+
+        md.append("\n## Progress fidelity\n\n")
+            .append(String.format(Locale.ROOT, "SHOW JOBS sampled every 200 ms during the %s backfill: %d samples, %s, ",
+                BackfillQuery.GROUP_BY_1K.title(), results.fidelity().samples(),
+                results.fidelity().monotonic() ? "never went backwards" : "WENT BACKWARDS"))
+            .append(String.format(Locale.ROOT, "largest step %.2f percentage points; ", results.fidelity().largestJumpPercent()))
+            .append(results.fidelity().lagAfterFullSeconds() == null ? "never seen at 100% before the view answered."
+                : String.format(Locale.ROOT, "queryable %.2f s after it first showed 100%%.", results.fidelity().lagAfterFullSeconds()))
+            .append("\n\n![progress of a background backfill](").append(results.plotFile()).append(")\n");
+
+        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s through pgjdbc, each "
+                + "looked up by key in the view until it is there (%d rows): p50 %.1f ms, p99 %.1f ms, max %.1f ms.%n",
+            results.latency().ratePerSecond(), results.latency().latenciesMillis().size(),
+            results.latency().percentile(50), results.latency().percentile(99), results.latency().percentile(100)));
+
+        var recovery = results.recovery();
+        long perCommit = Math.round(recovery.rows() / results.uninterruptedSeconds() * COMMIT_INTERVAL_SECONDS);
+        md.append(String.format(Locale.ROOT, "%n## Recovery%n%nThe %s backfill of %,d rows, service killed with SIGKILL "
+                + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job resumed at %.2f%%, "
+                + "redoing about %,d source records (one 200 ms commit interval is about %,d here); it finished "
+                + "%.1f s after CREATE, against %.1f s uninterrupted.%n",
+            BackfillQuery.GROUP_BY_1K.title(), recovery.rows(), recovery.killedAt() * 100, recovery.restartSeconds(),
+            recovery.resumedAt() * 100, recovery.recordsRedone(), perCommit, recovery.totalSeconds(),
+            results.uninterruptedSeconds()));
+
+        md.append("\n## Many views on one instance\n\n")
+            .append("| views | rows each | seconds for all | rows/s per view | heap used MiB | live threads |\n")
+            .append("|---:|---:|---:|---:|---:|---:|\n");
+        for (Scale.Result scale : results.scale()) {
+            md.append(String.format(Locale.ROOT, "| %d | %,d | %.1f | %,.0f | %.0f | %.0f |%n", scale.views(),
+                scale.rowsPerView(), scale.seconds(), scale.rowsPerSecondPerView(), scale.heapMiB(), scale.threads()));
+        }
+
+        md.append("\n## Micro benchmarks (JMH, operations per second)\n\n| benchmark | ops/s | ± |\n|---|---:|---:|\n");
+        for (Micro.Result micro : results.micro()) {
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f |%n", micro.benchmark(), micro.opsPerSecond(), micro.error()));
+        }
+
+        md.append("\n## Goals\n\n| goal | measured | met |\n|---|---|---|\n");
+        for (Backfill.Result backfill : results.backfills()) {
+            if (backfill.query() == BackfillQuery.GROUP_BY_1K) {
+                goal(md, "GROUP BY (1,000 groups) ≥ 2.5× hand-written, " + String.format(Locale.ROOT, "%,d", backfill.rows()) + " rows",
+                    String.format(Locale.ROOT, "%.2f×", backfill.ratioToHandWritten()), backfill.ratioToHandWritten() >= 2.5);
+            }
+            if (backfill.query() == BackfillQuery.FILTER) {
+                goal(md, "projection + filter ≥ 0.9× hand-written and ≥ 0.3× raw read, "
+                        + String.format(Locale.ROOT, "%,d", backfill.rows()) + " rows",
+                    String.format(Locale.ROOT, "%.2f×, %.2f×", backfill.ratioToHandWritten(), backfill.ratioToRawRead()),
+                    backfill.ratioToHandWritten() >= 0.9 && backfill.ratioToRawRead() >= 0.3);
+            }
+        }
+        double slowest = results.backgroundDdl().stream().mapToDouble(BackgroundDdl.Result::max).max().orElse(0);
+        goal(md, "background CREATE < 100 ms at every source size", String.format(Locale.ROOT, "max %.1f ms", slowest),
+            slowest < 100);
+        goal(md, "recovery redoes ≤ one commit interval of records",
+            String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit);
+        return md.toString();
+    }
+
+    private static void goal(StringBuilder md, String goal, String measured, boolean met) {
+        md.append("| ").append(goal).append(" | ").append(measured).append(" | ").append(met ? "yes" : "**no**").append(" |\n");
+    }
+}
