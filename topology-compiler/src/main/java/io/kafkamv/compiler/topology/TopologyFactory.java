@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import io.kafkamv.compiler.plan.AggregateStep;
@@ -38,6 +39,7 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.kstream.ValueMapper;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -52,20 +54,33 @@ public final class TopologyFactory {
     private TopologyFactory() {
     }
 
+    /** From this plan version on, rows that are only ever inserted flow as streams where they can. */
+    static final int INSERT_STREAMS_VERSION = 2;
+
     public static Topology build(PhysicalPlan plan) {
         StreamsBuilder builder = new StreamsBuilder();
-        Map<String, KTable<Object[], Object[]>> tables = new HashMap<>();
+        Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
+        Map<String, Lazy<KStream<Object[], Object[]>>> inserts = new HashMap<>();
         Map<String, PlanStep> steps = plan.stepsById();
+        boolean insertStreams = plan.version() >= INSERT_STREAMS_VERSION;
         for (PlanStep step : plan.steps()) {
-            tables.put(step.id(), step.accept(new StepBuilder(builder, tables, steps)));
+            Lazy<KTable<Object[], Object[]>> table = new Lazy<>(
+                step.accept(new StepBuilder(builder, tables, inserts, steps, insertStreams)));
+            tables.put(step.id(), table);
+            // A step that also offers its rows as a stream builds its table only if a later step asks for it;
+            // every other step is built here, in plan order, as plans of version 1 always were.
+            if (!inserts.containsKey(step.id())) {
+                table.get();
+            }
         }
         PlanStep root = plan.root();
+        KTable<Object[], Object[]> rows = tables.get(root.id()).get();
         if (plan.sink() != null) {
-            writeOut(builder, plan, tables.get(root.id()));
+            writeOut(builder, plan, rows);
         } else if (plan.index() != null) {
-            keepAsIndex(builder, plan, tables.get(root.id()));
+            keepAsIndex(builder, plan, rows);
         } else {
-            keepAsView(plan, tables.get(root.id()));
+            keepAsView(plan, rows);
         }
         Properties properties = new Properties();
         // Source tables use their own topic as changelog instead of a copy.
@@ -130,20 +145,100 @@ public final class TopologyFactory {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
     }
 
-    private record StepBuilder(StreamsBuilder builder, Map<String, KTable<Object[], Object[]>> tables,
-                               Map<String, PlanStep> steps) implements PlanStepVisitor<KTable<Object[], Object[]>> {
+    /** A part of the topology built the first time it is asked for, and only then. */
+    private static final class Lazy<T> implements Supplier<T> {
+        private Supplier<T> build;
+        private T built;
 
-        @Override
-        public KTable<Object[], Object[]> visit(TableScanStep step) {
-            RowSerde keySerde = new RowSerde(step.key());
-            RowSerde valueSerde = new RowSerde(step.schema().columns());
-            return builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()),
-                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                    .withKeySerde(keySerde).withValueSerde(valueSerde));
+        Lazy(Supplier<T> build) {
+            this.build = build;
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(SourceScanStep step) {
+        public T get() {
+            if (build != null) {
+                built = build.get();
+                build = null;
+            }
+            return built;
+        }
+
+
+    }
+
+    /** A topic read once, as a table or as a stream, whichever is asked for first; the other is made from it. */
+    private static final class TopicRows {
+        private final Supplier<KTable<Object[], Object[]>> readTable;
+        private final Function<KTable<Object[], Object[]>, KStream<Object[], Object[]>> tableToStream;
+        private final Supplier<KStream<Object[], Object[]>> readStream;
+        private final Function<KStream<Object[], Object[]>, KTable<Object[], Object[]>> streamToTable;
+        private KTable<Object[], Object[]> table;
+        private KStream<Object[], Object[]> stream;
+
+        TopicRows(Supplier<KTable<Object[], Object[]>> readTable,
+                  Function<KTable<Object[], Object[]>, KStream<Object[], Object[]>> tableToStream,
+                  Supplier<KStream<Object[], Object[]>> readStream,
+                  Function<KStream<Object[], Object[]>, KTable<Object[], Object[]>> streamToTable) {
+            this.readTable = readTable;
+            this.tableToStream = tableToStream;
+            this.readStream = readStream;
+            this.streamToTable = streamToTable;
+        }
+
+        KTable<Object[], Object[]> table() {
+            if (table == null) {
+                table = stream != null ? streamToTable.apply(stream) : readTable.get();
+            }
+            return table;
+        }
+
+        KStream<Object[], Object[]> stream() {
+            if (stream == null) {
+                stream = table != null ? tableToStream.apply(table) : readStream.get();
+            }
+            return stream;
+        }
+    }
+
+    /**
+     * Builds each step as a supplier of its table. A step whose rows are only ever inserted (an
+     * append-only source, and calculations and tumbling windows over one) also registers them as a
+     * stream in {@code inserts}, so that an aggregation over them can pre-aggregate and skip the table.
+     */
+    private record StepBuilder(StreamsBuilder builder, Map<String, Lazy<KTable<Object[], Object[]>>> tables,
+                               Map<String, Lazy<KStream<Object[], Object[]>>> inserts,
+                               Map<String, PlanStep> steps, boolean insertStreams)
+        implements PlanStepVisitor<Supplier<KTable<Object[], Object[]>>> {
+
+        private KTable<Object[], Object[]> table(String stepId) {
+            return tables.get(stepId).get();
+        }
+
+        private boolean insertsOnly(String stepId) {
+            return insertStreams && inserts.containsKey(stepId);
+        }
+
+        @Override
+        public Supplier<KTable<Object[], Object[]>> visit(TableScanStep step) {
+            RowSerde keySerde = new RowSerde(step.key());
+            RowSerde valueSerde = new RowSerde(step.schema().columns());
+            Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> store =
+                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                    .withKeySerde(keySerde).withValueSerde(valueSerde);
+            if (!insertStreams || !step.schema().appendOnly()) {
+                return () -> builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store);
+            }
+            TopicRows rows = new TopicRows(
+                () -> builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store),
+                table -> table.toStream(Named.as(step.id() + "-inserts")),
+                () -> builder.stream(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id() + "-inserts")),
+                stream -> stream.toTable(Named.as(step.id()), store));
+            inserts.put(step.id(), new Lazy<>(rows::stream));
+            return rows::table;
+        }
+
+        @Override
+        public Supplier<KTable<Object[], Object[]>> visit(SourceScanStep step) {
             Map<String, KStream<byte[], SourceDecoder.Decoded>> branches = builder
                 .stream(step.topic(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(step.id() + "-records"))
                 .processValues(() -> new SourceDecoder(step), Named.as(step.id() + "-decode"))
@@ -154,32 +249,50 @@ public final class TopologyFactory {
                 .mapValues(SourceDecoder.Decoded::raw, Named.as(step.id() + "-raw"))
                 .to(step.deadLetterTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
                     .withName(step.id() + "-dead-letters"));
-            return branches.get(step.id() + "-rows")
-                .map((key, decoded) -> KeyValue.pair(decoded.key(), decoded.row()), Named.as(step.id() + "-keyed"))
-                .toTable(Named.as(step.id()),
-                    Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                        .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+            KStream<Object[], Object[]> keyed = branches.get(step.id() + "-rows")
+                .map((key, decoded) -> KeyValue.pair(decoded.key(), decoded.row()), Named.as(step.id() + "-keyed"));
+            if (insertStreams && step.schema().appendOnly()) {
+                inserts.put(step.id(), new Lazy<>(() -> keyed));
+            }
+            return () -> keyed.toTable(Named.as(step.id()),
+                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                    .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(CalcStep step) {
+        public Supplier<KTable<Object[], Object[]>> visit(CalcStep step) {
             PlanStep input = steps.get(step.input());
             CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema());
-            KTable<Object[], Object[]> table = tables.get(step.input());
-            if (evaluator.hasCondition()) {
-                table = table.filter((key, row) -> evaluator.test(row), Named.as(step.id() + "-filter"));
+            if (insertsOnly(step.input())) {
+                inserts.put(step.id(), new Lazy<>(() -> {
+                    KStream<Object[], Object[]> rows = inserts.get(step.input()).get();
+                    if (evaluator.hasCondition()) {
+                        rows = rows.filter((key, row) -> evaluator.test(row), Named.as(step.id() + "-insert-filter"));
+                    }
+                    return rows.mapValues(evaluator::project, Named.as(step.id() + "-insert-project"));
+                }));
             }
-            return table.mapValues(evaluator::project, Named.as(step.id() + "-project"));
+            return () -> {
+                KTable<Object[], Object[]> table = table(step.input());
+                if (evaluator.hasCondition()) {
+                    table = table.filter((key, row) -> evaluator.test(row), Named.as(step.id() + "-filter"));
+                }
+                return table.mapValues(evaluator::project, Named.as(step.id() + "-project"));
+            };
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(AggregateStep step) {
+        public Supplier<KTable<Object[], Object[]>> visit(AggregateStep step) {
+            return () -> insertsOnly(step.input()) ? preAggregated(step) : aggregated(step);
+        }
+
+        /** Every change of the input goes to its group's partition, where rows are added and retracted. */
+        private KTable<Object[], Object[]> aggregated(AggregateStep step) {
             PlanStep input = steps.get(step.input());
             int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
             AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
-            List<Column> outputColumns = step.schema().columns();
             RowSerde groupKeySerde = new RowSerde(step.key());
-            KTable<Object[], Accumulator> accumulators = tables.get(step.input())
+            KTable<Object[], Accumulator> accumulators = table(step.input())
                 .groupBy((key, row) -> KeyValue.pair(project(row, groupBy), row),
                     Grouped.with(step.id() + "-by-group", groupKeySerde, new RowSerde(input.schema().columns())))
                 .aggregate(() -> new Accumulator(calls.length),
@@ -188,7 +301,37 @@ public final class TopologyFactory {
                     Named.as(step.id() + "-aggregate"),
                     Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
                         .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
-            boolean global = groupBy.length == 0;
+            return results(step, accumulators);
+        }
+
+        /**
+         * Rows that are only ever inserted are first folded into partial accumulators where they arrive,
+         * and only the partials cross the exchange: a repartition topic of groups, not of rows.
+         */
+        private KTable<Object[], Object[]> preAggregated(AggregateStep step) {
+            int calls = step.aggregates().size();
+            RowSerde groupKeySerde = new RowSerde(step.key());
+            AccumulatorSerde accumulatorSerde = new AccumulatorSerde(calls);
+            builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(PartialAggregator.storeName(step)), groupKeySerde, accumulatorSerde)
+                .withCachingEnabled());
+            KTable<Object[], Accumulator> accumulators = inserts.get(step.input()).get()
+                .process(() -> new PartialAggregator(step), Named.as(step.id() + "-partial"),
+                    PartialAggregator.storeName(step))
+                .repartition(Repartitioned.with(groupKeySerde, accumulatorSerde).withName(step.id() + "-by-group"))
+                .groupByKey(Grouped.with(step.id() + "-partials-by-group", groupKeySerde, accumulatorSerde))
+                .aggregate(() -> new Accumulator(calls),
+                    (groupKey, partial, accumulator) -> accumulator.merged(partial),
+                    Named.as(step.id() + "-aggregate"),
+                    Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
+                        .withKeySerde(groupKeySerde).withValueSerde(accumulatorSerde));
+            return results(step, accumulators);
+        }
+
+        private static KTable<Object[], Object[]> results(AggregateStep step, KTable<Object[], Accumulator> accumulators) {
+            AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
+            List<Column> outputColumns = step.schema().columns();
+            boolean global = step.groupBy().isEmpty();
             return accumulators.mapValues((groupKey, accumulator) -> {
                 // A group without rows is gone; the single row of a global aggregate stays (count 0).
                 if (accumulator.rows <= 0 && !global) {
@@ -205,7 +348,11 @@ public final class TopologyFactory {
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(UnionAllStep step) {
+        public Supplier<KTable<Object[], Object[]>> visit(UnionAllStep step) {
+            return () -> unionAll(step);
+        }
+
+        private KTable<Object[], Object[]> unionAll(UnionAllStep step) {
             RowSerde unionKeySerde = new RowSerde(step.key());
             RowSerde valueSerde = new RowSerde(step.schema().columns());
             KStream<Object[], Object[]> merged = null;
@@ -213,7 +360,7 @@ public final class TopologyFactory {
                 int input = i;
                 PlanStep source = steps.get(step.inputs().get(i));
                 Serializer<Object[]> inputKeys = new RowSerde(source.key()).serializer();
-                KStream<Object[], Object[]> branch = tables.get(source.id())
+                KStream<Object[], Object[]> branch = table(source.id())
                     .toStream(Named.as(step.id() + "-changes-" + i))
                     .map((key, row) -> KeyValue.pair(new Object[] {input, inputKeys.serialize(null, key)}, row),
                         Named.as(step.id() + "-key-" + i));
@@ -225,7 +372,11 @@ public final class TopologyFactory {
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(JoinStep step) {
+        public Supplier<KTable<Object[], Object[]>> visit(JoinStep step) {
+            return () -> join(step);
+        }
+
+        private KTable<Object[], Object[]> join(JoinStep step) {
             KStream<byte[], byte[]> left = joinSide(step, JoinSide.LEFT, step.left(), step.leftKeys());
             KStream<byte[], byte[]> right = joinSide(step, JoinSide.RIGHT, step.right(), step.rightKeys());
             String leftRows = JoinProcessor.storeName(step, JoinSide.LEFT);
@@ -241,7 +392,11 @@ public final class TopologyFactory {
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(TopNStep step) {
+        public Supplier<KTable<Object[], Object[]>> visit(TopNStep step) {
+            return () -> topN(step);
+        }
+
+        private KTable<Object[], Object[]> topN(TopNStep step) {
             PlanStep input = steps.get(step.input());
             RowCodec inputRows = new RowCodec(input.schema().columns());
             int[] groupColumns = step.partitionBy().stream().mapToInt(Integer::intValue).toArray();
@@ -251,7 +406,7 @@ public final class TopologyFactory {
             builder.addStateStore(bytesStore(TopNProcessor.sortKeyStore(step)));
             SortKeys sortKeys = new SortKeys(step.orderBy(), input.schema().columns());
             // A single-input exchange sends its changes as a join's left side does.
-            KStream<Object[], Object[]> top = exchange(builder, tables.get(step.input()), input, step.id(),
+            KStream<Object[], Object[]> top = exchange(builder, table(step.input()), input, step.id(),
                 step.id() + "-groups", step.id() + "-by-group", step.partitions(),
                 row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true), JoinSide.LEFT::change)
                 .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
@@ -260,18 +415,29 @@ public final class TopologyFactory {
         }
 
         @Override
-        public KTable<Object[], Object[]> visit(WindowStep step) {
-            KTable<Object[], Object[]> input = tables.get(step.input());
+        public Supplier<KTable<Object[], Object[]>> visit(WindowStep step) {
+            int time = step.timeColumn();
+            ValueMapper<Object[], Object[]> tumble = row -> {
+                Object[] windowed = java.util.Arrays.copyOf(row, row.length + 2);
+                long start = step.latestStart((Long) row[time]);
+                windowed[row.length] = start;
+                windowed[row.length + 1] = start + step.sizeMillis();
+                return windowed;
+            };
+            if (step.kind() == WindowStep.WindowKind.TUMBLE && insertsOnly(step.input())) {
+                inserts.put(step.id(), new Lazy<>(() -> inserts.get(step.input()).get()
+                    .filter((key, row) -> row[time] != null, Named.as(step.id() + "-insert-timed"))
+                    .mapValues(tumble, Named.as(step.id() + "-insert-windows"))));
+            }
+            return () -> window(step, tumble);
+        }
+
+        private KTable<Object[], Object[]> window(WindowStep step, ValueMapper<Object[], Object[]> tumble) {
+            KTable<Object[], Object[]> input = table(step.input());
             int time = step.timeColumn();
             if (step.kind() == WindowStep.WindowKind.TUMBLE) {
                 return input.filter((key, row) -> row[time] != null, Named.as(step.id() + "-timed"))
-                    .mapValues(row -> {
-                        Object[] windowed = java.util.Arrays.copyOf(row, row.length + 2);
-                        long start = step.latestStart((Long) row[time]);
-                        windowed[row.length] = start;
-                        windowed[row.length + 1] = start + step.sizeMillis();
-                        return windowed;
-                    }, Named.as(step.id() + "-windows"));
+                    .mapValues(tumble, Named.as(step.id() + "-windows"));
             }
             String lastTimes = step.id() + "-times";
             builder.addStateStore(bytesStore(lastTimes));
@@ -285,7 +451,7 @@ public final class TopologyFactory {
         private KStream<byte[], byte[]> joinSide(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
             String name = step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT);
             JoinKeys joinKeys = new JoinKeys(keys, step.joinKey(), step.nullSafe());
-            return exchange(builder, tables.get(inputId), steps.get(inputId), name, name + "-join-keys",
+            return exchange(builder, table(inputId), steps.get(inputId), name, name + "-join-keys",
                 name + "-by-join-key", step.partitions(), joinKeys::prefix, side::change);
         }
 

@@ -46,6 +46,21 @@ public final class ViewHarness implements AutoCloseable {
         return this;
     }
 
+    /** A table without a primary key: rows are only ever inserted, each under a new row id. */
+    public ViewHarness appendOnlyTable(String name, Column... columns) {
+        relations.put(name, new Relation(name, new RowSchema(List.of(columns), List.of()), List.of(Relation.ROW_ID),
+            "kmv-table-" + name));
+        return this;
+    }
+
+    /** Inserts a row into a table without a primary key. */
+    public ViewHarness insert(String table, long rowId, Object... row) {
+        if (inputs.containsKey(table)) {
+            inputs.get(table).pipeInput(new Object[] {rowId}, row);
+        }
+        return this;
+    }
+
     public CompiledView view(String sql) {
         var statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
         view = new SqlCompiler(() -> relations.values(), 1).compileView(statement, sql, 1001);
@@ -87,6 +102,8 @@ public final class ViewHarness implements AutoCloseable {
 
     /** The view's rows now, in no particular order, each as a list. */
     public List<List<Object>> rows() {
+        // Aggregations over inserted rows send their partials on a wall-clock schedule.
+        driver.advanceWallClockTime(java.time.Duration.ofSeconds(1));
         output.readKeyValuesToList().forEach(record -> {
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {

@@ -1,0 +1,76 @@
+package io.kafkamv.compiler.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.SqlType;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Aggregations over a table without a primary key fold rows into partials before the exchange and
+ * merge them after it; whatever way the rows fall into flushes, the view equals the aggregates
+ * computed directly over all rows inserted so far.
+ */
+class PreAggregationTopologyTest {
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void partialsMergedAcrossFlushesGiveTheAggregatesOfAllRows(long seed) {
+        Random random = new Random(seed);
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW per_group AS SELECT g, count(*) AS n, count(v) AS nv, sum(v) AS s, "
+                + "min(v) AS lo, max(v) AS hi, count(DISTINCT v) AS dv, avg(v) AS mean FROM events WHERE v IS NULL OR v <> 13 "
+                + "GROUP BY g");
+            List<Integer[]> inserted = new ArrayList<>();
+            long rowId = 0;
+            for (int batch = 0; batch < 6; batch++) {
+                int rows = random.nextInt(40);
+                for (int i = 0; i < rows; i++) {
+                    Integer g = random.nextInt(10) == 0 ? null : random.nextInt(5);
+                    Integer v = random.nextInt(8) == 0 ? null : random.nextInt(30) - 10;
+                    inserted.add(new Integer[] {g, v});
+                    harness.insert("events", rowId++, g, v);
+                }
+                assertThat(harness.rows()).as("after batch %d", batch).containsExactlyInAnyOrderElementsOf(expected(inserted));
+            }
+        }
+    }
+
+    private static List<List<Object>> expected(List<Integer[]> rows) {
+        Map<Integer, List<Integer>> groups = new java.util.HashMap<>();
+        for (Integer[] row : rows) {
+            if (row[1] == null || row[1] != 13) {
+                groups.computeIfAbsent(row[0], g -> new ArrayList<>()).add(row[1]);
+            }
+        }
+        List<List<Object>> result = new ArrayList<>();
+        groups.forEach((g, values) -> {
+            List<Integer> present = values.stream().filter(java.util.Objects::nonNull).toList();
+            Long sum = present.isEmpty() ? null : present.stream().mapToLong(Integer::longValue).sum();
+            TreeMap<Integer, Boolean> distinct = new TreeMap<>();
+            present.forEach(v -> distinct.put(v, true));
+            List<Object> row = new ArrayList<>();
+            row.add(g);
+            row.add((long) values.size());
+            row.add((long) present.size());
+            row.add(sum);
+            row.add(present.isEmpty() ? null : distinct.firstKey());
+            row.add(present.isEmpty() ? null : distinct.lastKey());
+            row.add((long) distinct.size());
+            row.add(present.isEmpty() ? null
+                : BigDecimal.valueOf(sum).divide(BigDecimal.valueOf(present.size()), MathContext.DECIMAL128));
+            result.add(row);
+        });
+        return result;
+    }
+}
