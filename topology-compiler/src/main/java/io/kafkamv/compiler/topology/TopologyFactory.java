@@ -74,13 +74,14 @@ public final class TopologyFactory {
             }
         }
         PlanStep root = plan.root();
-        KTable<Object[], Object[]> rows = tables.get(root.id()).get();
         if (plan.sink() != null) {
-            writeOut(builder, plan, rows);
+            writeOut(builder, plan, tables.get(root.id()).get());
         } else if (plan.index() != null) {
-            keepAsIndex(builder, plan, rows);
+            keepAsIndex(builder, plan, tables.get(root.id()).get());
+        } else if (inserts.containsKey(root.id())) {
+            keepInsertsAsView(builder, plan, inserts.get(root.id()).get());
         } else {
-            keepAsView(plan, rows);
+            keepAsView(plan, tables.get(root.id()).get());
         }
         Properties properties = new Properties();
         // Source tables use their own topic as changelog instead of a copy.
@@ -97,6 +98,16 @@ public final class TopologyFactory {
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
                 .withKeySerde(keySerde).withValueSerde(valueSerde));
         view.toStream(Named.as("view-changes"))
+            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+    }
+
+    /** A view of rows that are only ever inserted keeps them as they come, without a table in between. */
+    private static void keepInsertsAsView(StreamsBuilder builder, PhysicalPlan plan, KStream<Object[], Object[]> rows) {
+        PlanStep root = plan.root();
+        RowSerde keySerde = new RowSerde(root.key());
+        RowSerde valueSerde = new RowSerde(root.schema().columns());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(plan.store()), keySerde, valueSerde));
+        rows.process(() -> new ViewAppender(plan.store()), Named.as("view-rows"), plan.store())
             .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
     }
 

@@ -117,6 +117,18 @@ public final class ViewHarness implements AutoCloseable {
         return rows;
     }
 
+    /** The rows in the view's store, where queries read them, in no particular order. */
+    public List<List<Object>> storedRows() {
+        List<List<Object>> rows = new ArrayList<>();
+        org.apache.kafka.streams.state.KeyValueStore<Object[], Object> store = driver.getKeyValueStore(view.plan().store());
+        try (var all = store.all()) {
+            all.forEachRemaining(entry -> rows.add(Arrays.asList(entry.value instanceof
+                org.apache.kafka.streams.state.ValueAndTimestamp<?> timestamped ? (Object[]) timestamped.value()
+                : (Object[]) entry.value)));
+        }
+        return rows;
+    }
+
     @Override
     public void close() {
         if (driver != null) {

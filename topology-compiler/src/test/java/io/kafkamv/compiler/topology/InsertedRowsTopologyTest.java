@@ -16,11 +16,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Aggregations over a table without a primary key fold rows into partials before the exchange and
- * merge them after it; whatever way the rows fall into flushes, the view equals the aggregates
- * computed directly over all rows inserted so far.
+ * Rows of a table without a primary key are only ever inserted, so they flow as a stream: aggregations
+ * fold them into partials before the exchange and merge them after it (whatever way the rows fall into
+ * flushes, the view equals the aggregates computed directly over all rows so far), and a view of them
+ * keeps each row as it comes.
  */
-class PreAggregationTopologyTest {
+class InsertedRowsTopologyTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5})
@@ -43,6 +44,19 @@ class PreAggregationTopologyTest {
                 }
                 assertThat(harness.rows()).as("after batch %d", batch).containsExactlyInAnyOrderElementsOf(expected(inserted));
             }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aViewOfInsertedRowsKeepsEachInItsStoreAndSendsItOn() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW big AS SELECT g, v * 2 AS doubled FROM events WHERE v > 1");
+            harness.insert("events", 1, 1, 1).insert("events", 2, 1, 5).insert("events", 3, 2, 5).insert("events", 4, null, 7);
+
+            List<List<Object>> expected = List.of(List.of(1, 10), List.of(2, 10), java.util.Arrays.asList(null, 14));
+            assertThat(harness.rows()).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(harness.storedRows()).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 
