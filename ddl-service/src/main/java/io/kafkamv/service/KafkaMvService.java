@@ -29,6 +29,7 @@ import io.kafkamv.service.pgwire.PgWireServer;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
 import io.kafkamv.service.rest.RestServer;
+import io.kafkamv.service.sql.CompilerWarmUp;
 import io.kafkamv.service.sql.ServiceContext;
 import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.SqlState;
@@ -102,7 +103,7 @@ public final class KafkaMvService implements AutoCloseable {
         ServiceMetrics metrics = new ServiceMetrics(store);
         started.push(metrics);
         JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry(),
-            config.advertisedHost() + ":" + config.httpPort(), instanceId);
+            config.advertisedHost() + ":" + config.httpPort(), instanceId, config.topicPartitions(), replicationFactor);
         started.push(runner);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
@@ -113,6 +114,7 @@ public final class KafkaMvService implements AutoCloseable {
             (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
+        CompilerWarmUp.start(config.topicPartitions());
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         PgAuthentication authentication = config.pgUsersFile().isPresent()

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.IndexKeys;
 import io.kafkamv.jobstore.CatalogEntry;
@@ -23,6 +24,7 @@ import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectStatus;
+import io.kafkamv.service.tables.NewTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -51,6 +53,8 @@ public final class JobRunner implements AutoCloseable {
     private final Properties clientProperties;
     private final Path stateDir;
     private final Admin admin;
+    private final NewTopics newTopics;
+    private final int viewPartitions;
     private final MeterRegistry metrics;
     private final String applicationServer;
     private final String instanceId;
@@ -63,7 +67,7 @@ public final class JobRunner implements AutoCloseable {
     });
 
     public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics,
-                     String applicationServer, String instanceId) {
+                     String applicationServer, String instanceId, int viewPartitions, short replicationFactor) {
         this.store = store;
         this.instanceId = instanceId;
         this.applicationServer = applicationServer;
@@ -72,6 +76,8 @@ public final class JobRunner implements AutoCloseable {
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
         this.admin = Admin.create(clientProperties);
+        this.newTopics = new NewTopics(admin, replicationFactor);
+        this.viewPartitions = viewPartitions;
     }
 
     public void start() {
@@ -303,6 +309,10 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         try {
+            PhysicalPlan plan = PlanJson.fromTree(job.plan());
+            if (plan.sink() == null && plan.index() == null) {
+                newTopics.ensure(plan.outputTopic(), viewPartitions, true);
+            }
             seedStartOffsets(job);
             runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer, instanceId));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());

@@ -20,6 +20,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.Offsets;
+import io.kafkamv.service.tables.NewTopics;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -28,8 +29,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.KafkaException;
 
 /** CREATE TABLE, DROP TABLE and INSERT: tables are topics that kafka-mv writes. */
 final class TableCommands {
@@ -199,19 +199,10 @@ final class TableCommands {
     }
 
     void createTopic(String topic, int partitions, boolean compacted) {
-        NewTopic newTopic = new NewTopic(topic, partitions, context.replicationFactor());
-        if (compacted) {
-            newTopic.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-        } else {
-            newTopic.configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"));
-        }
         try {
-            context.admin().createTopics(List.of(newTopic)).all().get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw SqlError.internal("interrupted while creating topic " + topic, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw SqlError.internal("cannot create topic " + topic + ": " + e.getMessage(), e);
+            new NewTopics(context.admin(), context.replicationFactor()).create(topic, partitions, compacted);
+        } catch (KafkaException e) {
+            throw SqlError.internal(e.getMessage(), e);
         }
     }
 
