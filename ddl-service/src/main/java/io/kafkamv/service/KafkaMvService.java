@@ -120,6 +120,7 @@ public final class KafkaMvService implements AutoCloseable {
         PgAuthentication authentication = config.pgUsersFile().isPresent()
             ? PgAuthentication.fromUsersFile(config.pgUsersFile().get()) : PgAuthentication.trust();
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication);
+        metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
         rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics,
             clientProperties);

@@ -48,7 +48,7 @@ public final class SqlCompiler {
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
         PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, statement.query(), statementText,
-            "kmv-view-" + name + "-" + jobId, "rows");
+            TopicNames.of("view", name, String.valueOf(jobId)), "rows");
         Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
         return new CompiledView(relation, plan, normalized);
     }
@@ -63,7 +63,7 @@ public final class SqlCompiler {
         SqlNode query = statement.query().orElseGet(() -> selectAll(statement.from().orElseThrow()));
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
-        String internalTopic = "kmv-sink-" + name + "-" + jobId;
+        String internalTopic = TopicNames.of("sink", name, String.valueOf(jobId));
         PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
             internalTopic, null);
         return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan, internalTopic)),
@@ -115,7 +115,7 @@ public final class SqlCompiler {
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
         ViewPlanner.Planned planned = new ViewPlanner(relations, exchangePartitions).planAndExplain(name, view.query(), statementText,
-            "kmv-view-" + name + "-<job id>", "rows");
+            TopicNames.of("view", name, "<job id>"), "rows");
         return "Logical plan:\n" + planned.logicalPlan()
             + "\nPhysical plan:\n" + io.kafkamv.compiler.plan.PlanJson.toJson(planned.plan())
             + "\n\nTopology:\n" + io.kafkamv.compiler.topology.TopologyFactory.build(planned.plan()).describe();

@@ -52,6 +52,14 @@ public final class ServiceMetrics implements AutoCloseable {
             .description("Source records a job still has to backfill").register(registry);
     }
 
+    /** The PostgreSQL endpoint's open connections and sessions, read when scraped. */
+    public void bindPgWire(java.util.function.IntSupplier connections, java.util.function.IntSupplier sessions) {
+        Gauge.builder("kafkamv.pgwire.connections", connections::getAsInt)
+            .description("Client connections open on the PostgreSQL endpoint").register(registry);
+        Gauge.builder("kafkamv.pgwire.sessions", sessions::getAsInt)
+            .description("Sessions open on the PostgreSQL endpoint (past startup and authentication)").register(registry);
+    }
+
     public MeterRegistry registry() {
         return registry;
     }

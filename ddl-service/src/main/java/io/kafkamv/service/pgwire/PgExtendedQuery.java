@@ -1,6 +1,7 @@
 package io.kafkamv.service.pgwire;
 
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +14,8 @@ import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.SqlState;
 import io.kafkamv.service.sql.StatementExecutor;
 import io.kafkamv.service.sql.StatementResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The extended query protocol of one connection: Parse, Bind, Describe, Execute, Close, Sync.
@@ -20,6 +23,8 @@ import io.kafkamv.service.sql.StatementResult;
  * real result columns; parameters are bound as SQL literals.
  */
 final class PgExtendedQuery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgExtendedQuery.class);
 
     private record Prepared(String sql, int[] parameterTypes) {
     }
@@ -79,7 +84,12 @@ final class PgExtendedQuery {
         } catch (SqlError error) {
             out.errorResponse(error);
             skipUntilSync = true;
+        } catch (BufferUnderflowException truncated) {
+            // A message shorter than its own fields say, e.g. a query string with a NUL in it.
+            out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION, "malformed '" + type + "' message"));
+            skipUntilSync = true;
         } catch (RuntimeException unexpected) {
+            LOG.error("Extended query message '{}' failed unexpectedly", type, unexpected);
             out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
             skipUntilSync = true;
         }

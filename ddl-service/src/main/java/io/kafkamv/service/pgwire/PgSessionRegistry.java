@@ -29,6 +29,10 @@ final class PgSessionRegistry {
         return key;
     }
 
+    int size() {
+        return sessions.size();
+    }
+
     void unregister(Key key) {
         sessions.remove(key.processId());
     }

@@ -56,6 +56,16 @@ public final class PgWireServer implements AutoCloseable {
         }
     }
 
+    /** Client connections open now, whether or not they got as far as a session. */
+    public int openConnections() {
+        return openSockets.size();
+    }
+
+    /** Sessions open now: connections that passed startup and authentication. */
+    public int openSessions() {
+        return registry.size();
+    }
+
     public int port() {
         return serverSocket.getLocalPort();
     }

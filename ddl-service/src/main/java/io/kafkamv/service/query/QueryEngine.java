@@ -173,7 +173,14 @@ public final class QueryEngine {
                 return CalciteErrors.translate(context, sql);
             }
         }
-        return new CompileException(CompileException.Category.TYPE, rootMessage(e), 0, null);
+        String message = rootMessage(e);
+        if (message.contains("Code grows beyond 64 KB")) {
+            // Janino's limit on one generated method, reached by expressions such as an IN list of thousands.
+            return new CompileException(CompileException.Category.UNSUPPORTED,
+                "the statement is too large to run: its expressions compile to more than 64 KB of code", 0,
+                "split a long IN list into a table and join it, or run the statement in parts");
+        }
+        return new CompileException(CompileException.Category.TYPE, message, 0, null);
     }
 
     private static String rootMessage(Throwable e) {

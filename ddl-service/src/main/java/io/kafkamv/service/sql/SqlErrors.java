@@ -2,7 +2,7 @@ package io.kafkamv.service.sql;
 
 import io.kafkamv.compiler.CompileException;
 
-/** The compiler's errors as SQL errors with PostgreSQL's codes. */
+/** The compiler's errors, and the data errors of running a statement, as SQL errors with PostgreSQL's codes. */
 final class SqlErrors {
 
     private SqlErrors() {
@@ -19,5 +19,27 @@ final class SqlErrors {
             case INVALID_OPTION -> SqlState.INVALID_PARAMETER_VALUE;
         };
         return SqlError.at(state, e.getMessage(), e.position(), e.hint().orElse(null));
+    }
+
+    /**
+     * An exception a statement threw while it ran, as the error a client should see: bad data in an
+     * expression (a string that is not a number, a division by zero) has its own code; anything else
+     * is an internal error, logged by the caller, whose message does not show the stack.
+     */
+    static SqlError fromRunning(RuntimeException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof NumberFormatException) {
+                return SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number"
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+            }
+            if (cause instanceof ArithmeticException) {
+                String message = String.valueOf(cause.getMessage());
+                return message.contains("by zero")
+                    ? SqlError.of(SqlState.DIVISION_BY_ZERO, "division by zero")
+                    : SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range: " + message);
+            }
+        }
+        return SqlError.internal("internal error: " + e.getClass().getSimpleName()
+            + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
     }
 }

@@ -18,12 +18,16 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one statement of a session. The edges (pgwire, REST) split what the client sent with
  * {@link SqlScript} and call this once per statement, so both doors behave the same way.
  */
 public final class StatementExecutor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StatementExecutor.class);
 
     private final ServiceContext context;
     private final TableCommands tables;
@@ -70,6 +74,13 @@ public final class StatementExecutor {
         } catch (SqlError e) {
             failure = e.state().code();
             throw e;
+        } catch (RuntimeException e) {
+            SqlError error = SqlErrors.fromRunning(e);
+            if (error.state() == SqlState.INTERNAL_ERROR) {
+                LOG.error("Statement failed unexpectedly: {}", text, e);
+            }
+            failure = error.state().code();
+            throw error;
         } finally {
             context.metrics().statement(kind, java.time.Duration.ofNanos(System.nanoTime() - started), failure);
         }

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.TopicNames;
 import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
@@ -56,7 +57,7 @@ final class TableCommands {
         List<Column> key = schema.appendOnly() ? List.of(Relation.ROW_ID)
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         int partitions = partitions(statement.options());
-        String topic = "kmv-table-" + name + "-" + context.store().allocateJobId();
+        String topic = TopicNames.of("table", name, String.valueOf(context.store().allocateJobId()));
         createTopic(topic, partitions, !schema.appendOnly());
         Relation relation = new Relation(name, schema, key, topic);
         createOrUndo(CatalogService.entry(relation, ObjectKind.TABLE, ObjectStatus.CREATED,
@@ -129,7 +130,7 @@ final class TableCommands {
         }
         List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
-        String deadLetters = "kmv-source-" + name + "-dlq-" + context.store().allocateJobId();
+        String deadLetters = TopicNames.of("source", name, "dlq-" + context.store().allocateJobId());
         createTopic(deadLetters, Math.min(partitions, context.topicPartitions()), false);
         Relation relation = new Relation(name, schema, key, topic, format, deadLetters, formatOptions);
         createOrUndo(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
+import io.kafkamv.it.support.ShownJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

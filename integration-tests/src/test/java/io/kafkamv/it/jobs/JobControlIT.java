@@ -14,8 +14,10 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kafkamv.embedded.EmbeddedKafkaCluster;
+import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
+import io.kafkamv.it.support.ShownJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package io.kafkamv.it.jobs;
+package io.kafkamv.it.support;
 
 import java.util.Properties;
 import java.util.Set;
@@ -9,12 +9,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.GroupListing;
 
 /** What is left in Kafka of a job: its topics and its consumer group. */
-final class KafkaAdmin {
+public final class KafkaAdmin {
 
     private KafkaAdmin() {
     }
 
-    static Set<String> topicsOfJob(String bootstrapServers, long jobId) throws Exception {
+    public static Set<String> topicsOfJob(String bootstrapServers, long jobId) throws Exception {
         try (Admin admin = Admin.create(properties(bootstrapServers))) {
             return admin.listTopics().names().get().stream()
                 .filter(topic -> topic.startsWith("kmv-job-" + jobId + "-") || topic.endsWith("-" + jobId)
@@ -23,7 +23,7 @@ final class KafkaAdmin {
         }
     }
 
-    static Set<String> groups(String bootstrapServers) throws Exception {
+    public static Set<String> groups(String bootstrapServers) throws Exception {
         try (Admin admin = Admin.create(properties(bootstrapServers))) {
             return admin.listGroups().all().get().stream()
                 .map(GroupListing::groupId)

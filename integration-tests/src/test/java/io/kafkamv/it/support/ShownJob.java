@@ -1,15 +1,14 @@
-package io.kafkamv.it.jobs;
+package io.kafkamv.it.support;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kafkamv.it.support.Psql;
 
 /** One row of SHOW JOBS as psql prints it. */
-record ShownJob(long id, String statement, double percent) {
+public record ShownJob(long id, String statement, double percent) {
 
-    static List<ShownJob> list(Psql psql) throws IOException, InterruptedException {
+    public static List<ShownJob> list(Psql psql) throws IOException, InterruptedException {
         Psql.Result result = psql.run("SHOW JOBS", "-A", "-t");
         if (result.exitCode() != 0) {
             throw new IOException("SHOW JOBS failed: " + result.stderr());
@@ -26,7 +25,7 @@ record ShownJob(long id, String statement, double percent) {
         return jobs;
     }
 
-    static ShownJob only(Psql psql) throws IOException, InterruptedException {
+    public static ShownJob only(Psql psql) throws IOException, InterruptedException {
         List<ShownJob> jobs = list(psql);
         if (jobs.size() != 1) {
             throw new AssertionError("expected one job, SHOW JOBS shows " + jobs);
