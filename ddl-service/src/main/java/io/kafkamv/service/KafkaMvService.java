@@ -155,7 +155,7 @@ public final class KafkaMvService implements AutoCloseable {
                     job.id(), job.objectName());
                 store.object(job.objectName()).filter(entry -> entry.jobId() == job.id())
                     .map(CatalogEntry::name).ifPresent(store::removeObject);
-                store.put(job.withStatus(JobStatus.CANCELLING, "client connection lost"));
+                store.cancel(job.id(), "client connection lost");
             }
         }
     }

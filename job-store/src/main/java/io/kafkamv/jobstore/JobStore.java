@@ -45,6 +45,13 @@ public final class JobStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JobStore.class);
     private static final String OBJECT_PREFIX = "object/";
     private static final String JOB_PREFIX = "job/";
+    /**
+     * A cancel is its own record, not a status in the job's record: a job's record is written by
+     * whoever runs it (progress, completion) and a cancel written just before a completion would be
+     * overwritten by it. A cancel record stays until the job is cleaned up, so it wins in every order
+     * and after compaction.
+     */
+    private static final String CANCEL_PREFIX = "cancel/";
     /** Writing this key returns an offset no other writer gets: the source of job ids. */
     private static final String JOB_ID_CLAIM = "job-id-claim";
     /** Job ids start here, so that they read like the ids users know from RisingWave. */
@@ -57,6 +64,7 @@ public final class JobStore implements AutoCloseable {
     private final ObjectMapper json = mapper();
     private final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
     private final Map<Long, Job> jobs = new ConcurrentHashMap<>();
+    private final Map<Long, String> cancels = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Object appliedLock = new Object();
     private final Thread tailer;
@@ -110,12 +118,23 @@ public final class JobStore implements AutoCloseable {
         return Optional.ofNullable(objects.get(name));
     }
 
+    /** Every job, a cancelled one as CANCELLING whatever its own record says. */
     public Collection<Job> jobs() {
-        return List.copyOf(jobs.values());
+        return jobs.values().stream().map(this::withCancel).toList();
     }
 
     public Optional<Job> job(long id) {
-        return Optional.ofNullable(jobs.get(id));
+        return Optional.ofNullable(jobs.get(id)).map(this::withCancel);
+    }
+
+    private Job withCancel(Job job) {
+        String reason = cancels.get(job.id());
+        return reason == null || job.status() == JobStatus.CANCELLING ? job : job.withStatus(JobStatus.CANCELLING, reason);
+    }
+
+    /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */
+    public void cancel(long id, String reason) {
+        write(CANCEL_PREFIX + id, reason.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
@@ -160,6 +179,7 @@ public final class JobStore implements AutoCloseable {
 
     public void removeJob(long id) {
         write(JOB_PREFIX + id, null);
+        write(CANCEL_PREFIX + id, null);
     }
 
     private long write(String key, byte[] value) {
@@ -241,6 +261,13 @@ public final class JobStore implements AutoCloseable {
                     } else {
                         objects.put(name, entry);
                     }
+                }
+            } else if (key.startsWith(CANCEL_PREFIX)) {
+                long id = Long.parseLong(key.substring(CANCEL_PREFIX.length()));
+                if (record.value() == null) {
+                    cancels.remove(id);
+                } else {
+                    cancels.put(id, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8));
                 }
             } else if (key.startsWith(JOB_PREFIX)) {
                 long id = Long.parseLong(key.substring(JOB_PREFIX.length()));

@@ -130,6 +130,35 @@ class JobStoreIT {
         }
     }
 
+    @Test
+    void aCancelWinsOverACompletionWrittenAfterItOnEveryInstanceAndAfterARestart(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        long id;
+        try (JobStore canceller = open(topic); JobStore runner = open(topic)) {
+            id = canceller.allocateJobId();
+            Job job = job(id, "m");
+            canceller.put(job);
+            canceller.cancel(id, "cancelled by user");
+            // The runner had read the job before the cancel, and completes it.
+            runner.put(job.withStatus(JobStatus.CREATED, null));
+
+            for (JobStore store : java.util.List.of(canceller, runner)) {
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                    assertThat(store.job(id)).map(Job::status).contains(JobStatus.CANCELLING);
+                    assertThat(store.job(id)).map(Job::failure).contains("cancelled by user");
+                });
+            }
+        }
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.job(id)).map(Job::status).contains(JobStatus.CANCELLING);
+            restarted.removeJob(id);
+            assertThat(restarted.job(id)).isEmpty();
+        }
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.job(id)).isEmpty();
+        }
+    }
+
     private static Job job(long id, String view) {
         return new Job(id, view, "CREATE MATERIALIZED VIEW " + view + " AS SELECT * FROM t",
             JsonNodeFactory.instance.objectNode().put("version", 1), true, JobStatus.CREATING, null,

@@ -61,7 +61,7 @@ final class JobCommands {
         context.store().object(job.objectName())
             .filter(entry -> entry.jobId() == job.id())
             .ifPresent(entry -> context.store().removeObject(entry.name()));
-        context.store().put(job.withStatus(JobStatus.CANCELLING, reason));
+        context.store().cancel(job.id(), reason);
     }
 
     /** ALTER MATERIALIZED VIEW v SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives restarts. */

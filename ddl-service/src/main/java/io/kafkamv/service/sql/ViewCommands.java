@@ -158,7 +158,7 @@ final class ViewCommands {
             Instant.now(), Instant.now());
         context.store().put(job);
         if (!context.store().create(entry)) {
-            context.store().put(job.withStatus(JobStatus.CANCELLING, "another create of " + entry.name() + " came first"));
+            context.store().cancel(job.id(), "another create of " + entry.name() + " came first");
             alreadyExists(entry.name(), false, notices);
             throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + entry.name() + "\" already exists");
         }
@@ -207,8 +207,7 @@ final class ViewCommands {
             return tables.drop(entry);
         }
         context.store().removeObject(entry.name());
-        context.store().job(entry.jobId()).ifPresent(job ->
-            context.store().put(job.withStatus(JobStatus.CANCELLING, "dropped")));
+        context.store().job(entry.jobId()).ifPresent(job -> context.store().cancel(job.id(), "dropped"));
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 

@@ -23,9 +23,9 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
                            @JsonInclude(JsonInclude.Include.NON_NULL) IndexOutput index) {
 
     /**
-     * 1: every step's rows are a table. 2: rows that are only ever inserted flow as streams, and
-     * aggregations over them pre-aggregate before their exchange. A stored plan keeps its version, so
-     * a running view keeps the topology it was created with.
+     * 1: every step's rows are a table. 2: rows that are only ever inserted flow as streams: aggregations
+     * and views over them keep no table of their input. A stored plan keeps its version, so a running
+     * view keeps the topology it was created with.
      */
     public static final int CURRENT_VERSION = 2;
 

@@ -48,32 +48,11 @@ final class Accumulator {
         return next;
     }
 
-    /** This accumulator with a partial one's rows added, as a new accumulator: how partials combine. */
-    Accumulator merged(Accumulator partial) {
-        Accumulator next = copy();
-        next.rows += partial.rows;
-        for (int i = 0; i < nonNull.length; i++) {
-            next.nonNull[i] += partial.nonNull[i];
-            if (partial.sums[i] != null) {
-                next.sums[i] = Numbers.add(next.sums[i], partial.sums[i], 1);
-            }
-            if (partial.values[i] != null) {
-                if (next.values[i] == null) {
-                    next.values[i] = new TreeMap<>();
-                }
-                TreeMap<Object, Long> values = next.values[i];
-                partial.values[i].forEach((value, count) -> values.merge(value, count, (a, b) -> a + b == 0 ? null : a + b));
-            }
-        }
-        return next;
-    }
-
     static boolean keepsValues(AggregateCall call) {
         return call.distinct() || call.function() == AggregateFunction.MIN || call.function() == AggregateFunction.MAX;
     }
 
-    /** Adds (sign 1) or retracts (sign -1) one row in place, for an accumulator nobody else holds. */
-    void add(AggregateCall[] calls, Object[] row, int sign) {
+    private void add(AggregateCall[] calls, Object[] row, int sign) {
         rows += sign;
         for (int i = 0; i < calls.length; i++) {
             AggregateCall call = calls[i];

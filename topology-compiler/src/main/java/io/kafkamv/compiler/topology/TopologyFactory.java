@@ -214,7 +214,7 @@ public final class TopologyFactory {
     /**
      * Builds each step as a supplier of its table. A step whose rows are only ever inserted (an
      * append-only source, and calculations and tumbling windows over one) also registers them as a
-     * stream in {@code inserts}, so that an aggregation over them can pre-aggregate and skip the table.
+     * stream in {@code inserts}, so that an aggregation or a view over them can skip the table.
      */
     private record StepBuilder(StreamsBuilder builder, Map<String, Lazy<KTable<Object[], Object[]>>> tables,
                                Map<String, Lazy<KStream<Object[], Object[]>>> inserts,
@@ -294,7 +294,7 @@ public final class TopologyFactory {
 
         @Override
         public Supplier<KTable<Object[], Object[]>> visit(AggregateStep step) {
-            return () -> insertsOnly(step.input()) ? preAggregated(step) : aggregated(step);
+            return () -> insertsOnly(step.input()) ? insertsAggregated(step) : aggregated(step);
         }
 
         /** Every change of the input goes to its group's partition, where rows are added and retracted. */
@@ -316,26 +316,23 @@ public final class TopologyFactory {
         }
 
         /**
-         * Rows that are only ever inserted are first folded into partial accumulators where they arrive,
-         * and only the partials cross the exchange: a repartition topic of groups, not of rows.
+         * Rows that are only ever inserted are aggregated as a stream: no table of the input rows, and
+         * nothing to retract. Each row is folded in as it comes, so the committed offsets of the input
+         * and of the exchange say exactly what the aggregate holds (a view becomes visible on them).
          */
-        private KTable<Object[], Object[]> preAggregated(AggregateStep step) {
-            int calls = step.aggregates().size();
+        private KTable<Object[], Object[]> insertsAggregated(AggregateStep step) {
+            PlanStep input = steps.get(step.input());
+            int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
+            AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
             RowSerde groupKeySerde = new RowSerde(step.key());
-            AccumulatorSerde accumulatorSerde = new AccumulatorSerde(calls);
-            builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(PartialAggregator.storeName(step)), groupKeySerde, accumulatorSerde)
-                .withCachingEnabled());
             KTable<Object[], Accumulator> accumulators = inserts.get(step.input()).get()
-                .process(() -> new PartialAggregator(step), Named.as(step.id() + "-partial"),
-                    PartialAggregator.storeName(step))
-                .repartition(Repartitioned.with(groupKeySerde, accumulatorSerde).withName(step.id() + "-by-group"))
-                .groupByKey(Grouped.with(step.id() + "-partials-by-group", groupKeySerde, accumulatorSerde))
-                .aggregate(() -> new Accumulator(calls),
-                    (groupKey, partial, accumulator) -> accumulator.merged(partial),
+                .groupBy((key, row) -> project(row, groupBy),
+                    Grouped.with(step.id() + "-by-group", groupKeySerde, new RowSerde(input.schema().columns())))
+                .aggregate(() -> new Accumulator(calls.length),
+                    (groupKey, row, accumulator) -> accumulator.plus(calls, row, 1),
                     Named.as(step.id() + "-aggregate"),
                     Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
-                        .withKeySerde(groupKeySerde).withValueSerde(accumulatorSerde));
+                        .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
             return results(step, accumulators);
         }
 

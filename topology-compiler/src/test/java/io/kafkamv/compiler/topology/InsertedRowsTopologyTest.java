@@ -17,15 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rows of a table without a primary key are only ever inserted, so they flow as a stream: aggregations
- * fold them into partials before the exchange and merge them after it (whatever way the rows fall into
- * flushes, the view equals the aggregates computed directly over all rows so far), and a view of them
- * keeps each row as it comes.
+ * over them fold each row in as it comes (the view equals the aggregates computed directly over all
+ * rows so far, batch after batch), and a view of them keeps each row as it comes.
  */
 class InsertedRowsTopologyTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5})
-    void partialsMergedAcrossFlushesGiveTheAggregatesOfAllRows(long seed) {
+    void aggregatesOfInsertedRowsEqualTheAggregatesOfAllRowsAfterEveryBatch(long seed) {
         Random random = new Random(seed);
         try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
                 new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {

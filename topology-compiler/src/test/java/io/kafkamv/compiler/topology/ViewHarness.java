@@ -102,8 +102,6 @@ public final class ViewHarness implements AutoCloseable {
 
     /** The view's rows now, in no particular order, each as a list. */
     public List<List<Object>> rows() {
-        // Aggregations over inserted rows send their partials on a wall-clock schedule.
-        driver.advanceWallClockTime(java.time.Duration.ofSeconds(1));
         output.readKeyValuesToList().forEach(record -> {
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {

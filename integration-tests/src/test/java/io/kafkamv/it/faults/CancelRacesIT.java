@@ -1,0 +1,107 @@
+package io.kafkamv.it.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.kafkamv.it.support.KafkaAdmin;
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceProcess;
+import io.kafkamv.it.support.ShownJob;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cancel at any point of a job, up to its completion, leaves either the whole view or nothing at
+ * all; and a crash while a cancelled job is being cleaned up leaves nothing once the service is back.
+ */
+class CancelRacesIT {
+
+    private static final int ROWS = 200_000;
+    private static final String VIEW = " AS SELECT v1 % 10 AS k, count(*) AS n FROM t GROUP BY v1 % 10";
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void aCancelAnywhereUpToCompletionLeavesTheExactViewOrNothing() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql);
+            int cancelled = 0;
+            int completed = 0;
+            for (int percent : new int[] {0, 20, 40, 60, 80, 95, 100}) {
+                String view = "m" + percent;
+                create(psql, view, "SET BACKFILL_RATE_LIMIT = 50000");
+                Optional<Long> id = jobOf(psql, view);
+                if (id.isPresent()) {
+                    await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20)).until(() ->
+                        ShownJob.list(psql).stream().noneMatch(job -> job.id() == id.get() && job.percent() < percent));
+                }
+                boolean cancelAccepted = id.isPresent() && psql.run("CANCEL JOBS " + id.get()).exitCode() == 0;
+                if (cancelAccepted) {
+                    cancelled++;
+                    awaitNothingLeft(service, psql, view, id.get());
+                } else {
+                    completed++;
+                    assertThat(psql.run("WAIT").exitCode()).isZero();
+                    assertThat(psql.value("SELECT count(*) || ',' || sum(n) FROM " + view)).isEqualTo("10," + ROWS);
+                }
+            }
+            assertThat(cancelled).as("cancels that won the race").isPositive();
+            assertThat(cancelled + completed).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void aCrashWhileACancelledJobIsCleanedUpIsFinishedByTheNextStart() throws Exception {
+        Path dataDir = workDir.resolve("data");
+        long id;
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql);
+            create(psql, "m", "SET BACKFILL_RATE_LIMIT = 20000");
+            id = jobOf(psql, "m").orElseThrow();
+            await().atMost(Duration.ofMinutes(1)).until(() -> ShownJob.only(psql).percent() > 0);
+            assertThat(psql.run("CANCEL JOBS " + id).exitCode()).isZero();
+            // The embedded broker dies with the service: the cleanup stops wherever it was.
+            service.kill();
+        }
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            awaitNothingLeft(service, new Psql(service.pgPort()), "m", id);
+        }
+    }
+
+    private static void awaitNothingLeft(ServiceProcess service, Psql psql, String view, long id) {
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            assertThat(ShownJob.list(psql)).extracting(ShownJob::id).doesNotContain(id);
+            assertThat(KafkaAdmin.topicsOfJob(service.bootstrapServers(), id)).isEmpty();
+            assertThat(KafkaAdmin.groups(service.bootstrapServers())).doesNotContain("kmv-job-" + id);
+            assertThat(psql.run("SELECT count(*) FROM " + view).stderr()).contains("does not exist");
+        });
+    }
+
+    private static void fill(Psql psql) throws Exception {
+        Psql.Result result = psql.session(List.of("CREATE TABLE t(v1 int)",
+            "INSERT INTO t SELECT * FROM generate_series(1, " + ROWS + ")", "FLUSH"));
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+    }
+
+    private static void create(Psql psql, String view, String rateLimit) throws Exception {
+        Psql.Result created = psql.session(List.of(rateLimit, "SET BACKGROUND_DDL = true",
+            "CREATE MATERIALIZED VIEW " + view + VIEW));
+        assertThat(created.exitCode()).as(created.stderr()).isZero();
+    }
+
+    /** The job creating the view, unless it is already done. */
+    private static Optional<Long> jobOf(Psql psql, String view) throws Exception {
+        return ShownJob.list(psql).stream()
+            .filter(job -> job.statement().contains("VIEW " + view + " "))
+            .map(ShownJob::id)
+            .findFirst();
+    }
+}
