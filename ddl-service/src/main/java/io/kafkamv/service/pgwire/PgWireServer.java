@@ -9,7 +9,8 @@ import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,11 +42,14 @@ public final class PgWireServer implements AutoCloseable {
         serverSocket.setReuseAddress(true);
         serverSocket.bind(new InetSocketAddress(bindAddress, port), 128);
         AtomicInteger counter = new AtomicInteger();
-        this.connections = Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, "pgwire-connection-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        // One thread per connection; a finished connection's thread ends after a few idle seconds
+        // rather than the minute a cached pool keeps it, so a burst of clients leaves nothing behind.
+        this.connections = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS, new SynchronousQueue<>(),
+            runnable -> {
+                Thread thread = new Thread(runnable, "pgwire-connection-" + counter.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
         this.acceptor = new Thread(this::acceptLoop, "pgwire-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
