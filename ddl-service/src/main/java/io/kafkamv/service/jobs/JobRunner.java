@@ -32,6 +32,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,22 +120,36 @@ public final class JobRunner implements AutoCloseable {
      * others' from their REST endpoints. Empty while the local store is not ready within {@code timeout}.
      */
     public Optional<List<Object[]>> viewRows(long jobId, Duration timeout) throws InterruptedException {
-        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> local = awaitViewStore(jobId, timeout);
-        ViewRuntime runtime = runtimes.get(jobId);
-        if (local.isEmpty() || runtime == null) {
-            return Optional.empty();
-        }
-        List<Object[]> rows = new java.util.ArrayList<>();
-        try (var iterator = local.get().all()) {
-            iterator.forEachRemaining(entry -> rows.add(entry.value));
-        }
-        var codec = new io.kafkamv.connectors.row.RowCodec(runtime.plan().schema().columns());
-        for (String host : runtime.otherHosts(applicationServer)) {
-            for (byte[] encoded : remoteRows.fetch(host, jobId)) {
-                rows.add(codec.decode(encoded));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<ReadOnlyKeyValueStore<Object[], Object[]>> local =
+                awaitViewStore(jobId, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            ViewRuntime runtime = runtimes.get(jobId);
+            if (local.isEmpty() || runtime == null) {
+                return Optional.empty();
+            }
+            try {
+                List<Object[]> rows = new java.util.ArrayList<>();
+                try (var iterator = local.get().all()) {
+                    iterator.forEachRemaining(entry -> rows.add(entry.value));
+                }
+                var codec = new io.kafkamv.connectors.row.RowCodec(runtime.plan().schema().columns());
+                for (String host : runtime.otherHosts(applicationServer)) {
+                    for (byte[] encoded : remoteRows.fetch(host, jobId)) {
+                        rows.add(codec.decode(encoded));
+                    }
+                }
+                return Optional.of(rows);
+            } catch (InvalidStateStoreException | IllegalStateException moving) {
+                // A rebalance moved partitions (here or on another instance) while they were read:
+                // read them again where they are now, until the caller's time is up.
+                if (System.nanoTime() > deadline) {
+                    throw moving;
+                }
+                LOG.debug("Rows of job {} moved while read; reading again: {}", jobId, moving.toString());
+                Thread.sleep(100);
             }
         }
-        return Optional.of(rows);
     }
 
     /**

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A cancel at any point of a job, up to its completion, leaves either the whole view or nothing at
- * all; and a crash while a cancelled job is being cleaned up leaves nothing once the service is back.
+ * all; a crash while a cancelled job is being cleaned up leaves nothing once the service is back; and
+ * a drop right after a create frees the name for a new view.
  */
 class CancelRacesIT {
 
@@ -73,6 +74,26 @@ class CancelRacesIT {
         }
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             awaitNothingLeft(service, new Psql(service.pgPort()), "m", id);
+        }
+    }
+
+    @Test
+    void aDropRightAfterCreateRemovesEverythingAndFreesTheName() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql);
+            for (int attempt = 0; attempt < 3; attempt++) {
+                create(psql, "m", "SET BACKFILL_RATE_LIMIT = 50000");
+                Optional<Long> id = jobOf(psql, "m");
+                Psql.Result dropped = psql.run("DROP MATERIALIZED VIEW m");
+                assertThat(dropped.exitCode()).as(dropped.stderr()).isZero();
+                if (id.isPresent()) {
+                    awaitNothingLeft(service, psql, "m", id.get());
+                }
+            }
+            Psql.Result created = psql.run("CREATE MATERIALIZED VIEW m" + VIEW);
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(psql.value("SELECT count(*) || ',' || sum(n) FROM m")).isEqualTo("10," + ROWS);
         }
     }
 
