@@ -6,10 +6,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.parser.SqlShow;
+import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.catalog.CatalogService;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -81,12 +84,27 @@ final class SessionCommands {
                     new ResultColumn("Setting", SqlType.VARCHAR)), rows, "SHOW");
             }
             case TABLES -> names(ObjectKind.TABLE);
-            case SOURCES -> names(ObjectKind.SOURCE);
+            case SOURCES -> sources();
             case MATERIALIZED_VIEWS -> names(ObjectKind.MATERIALIZED_VIEW);
             case SINKS -> names(ObjectKind.SINK);
             case INDEXES -> names(ObjectKind.INDEX);
             case JOBS -> throw new IllegalStateException("SHOW JOBS is a job command");
         };
+    }
+
+    /** Sources with the topic they read, its format, and how many of its records could not be read. */
+    private StatementResult sources() {
+        List<List<Object>> rows = context.catalog().entries(ObjectKind.SOURCE).stream()
+            .sorted(Comparator.comparing(CatalogEntry::name))
+            .map(entry -> {
+                Relation source = CatalogService.relation(entry);
+                return Arrays.<Object>asList(entry.name(), source.topic(), source.format(),
+                    DeadLetters.count(context.clientProperties(), source.deadLetterTopic()));
+            })
+            .toList();
+        return new StatementResult.Rows(List.of(new ResultColumn("Name", SqlType.VARCHAR),
+            new ResultColumn("Topic", SqlType.VARCHAR), new ResultColumn("Format", SqlType.VARCHAR),
+            new ResultColumn("Dead letters", SqlType.BIGINT)), rows, "SHOW");
     }
 
     /** Visible objects of one kind; those still being created show up in SHOW JOBS instead. */
