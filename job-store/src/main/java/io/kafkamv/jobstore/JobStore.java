@@ -1,6 +1,7 @@
 package io.kafkamv.jobstore;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class JobStore implements AutoCloseable {
 
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */
     public void cancel(long id, String reason) {
-        write(CANCEL_PREFIX + id, reason.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        write(CANCEL_PREFIX + id, reason.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
@@ -267,7 +268,7 @@ public final class JobStore implements AutoCloseable {
                 if (record.value() == null) {
                     cancels.remove(id);
                 } else {
-                    cancels.put(id, new String(record.value(), java.nio.charset.StandardCharsets.UTF_8));
+                    cancels.put(id, new String(record.value(), StandardCharsets.UTF_8));
                 }
             } else if (key.startsWith(JOB_PREFIX)) {
                 long id = Long.parseLong(key.substring(JOB_PREFIX.length()));

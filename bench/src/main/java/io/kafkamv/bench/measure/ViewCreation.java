@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One background {@code CREATE MATERIALIZED VIEW} watched from the outside as a user would: how long
@@ -22,14 +21,7 @@ public record ViewCreation(String view, long jobId, double createMillis, double 
 
     public static ViewCreation create(KafkaMvService service, String view, String query, Duration timeout)
         throws SQLException, IOException, InterruptedException {
-        return create(service, view, query, timeout, progress -> { });
-    }
-
-    /** As {@link #create}, telling {@code onSample} each progress sample as it is taken. */
-    public static ViewCreation create(KafkaMvService service, String view, String query, Duration timeout,
-                                      Consumer<ProgressSample> onSample)
-        throws SQLException, IOException, InterruptedException {
-        long start = System.nanoTime();
+        long start;
         long returned;
         try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
             statement.execute("SET BACKGROUND_DDL = true");
@@ -49,9 +41,7 @@ public record ViewCreation(String view, long jobId, double createMillis, double 
             if (now >= nextSample && jobId >= 0) {
                 JsonNode job = service.get("/v1/jobs/" + jobId);
                 if (job != null) {
-                    ProgressSample sample = new ProgressSample((now - start) / 1_000_000, job.path("progress").asDouble());
-                    samples.add(sample);
-                    onSample.accept(sample);
+                    samples.add(new ProgressSample((now - start) / 1_000_000, job.path("progress").asDouble()));
                 }
                 nextSample = now + SAMPLE_EVERY_MS * 1_000_000;
             }

@@ -328,8 +328,9 @@ public final class JobRunner implements AutoCloseable {
             if (plan.sink() == null && plan.index() == null) {
                 newTopics.ensure(plan.outputTopic(), viewPartitions, true);
             }
-            seedStartOffsets(job);
-            runtimes.put(job.id(), ViewRuntime.start(job, clientProperties, stateDir, metrics, applicationServer, instanceId));
+            seedStartOffsets(job, plan);
+            runtimes.put(job.id(), ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
+                instanceId));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (RuntimeException e) {
             LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);
@@ -344,8 +345,8 @@ public final class JobRunner implements AutoCloseable {
      * left alone: a group made before its members join changed how Kafka Streams first spread the
      * tasks (all on one of two instances in JobControlIT).
      */
-    private void seedStartOffsets(Job job) {
-        if (!Offsets.startsLate(PlanJson.fromTree(job.plan())) || !committedOffsets(job).isEmpty()) {
+    private void seedStartOffsets(Job job, PhysicalPlan plan) {
+        if (!Offsets.startsLate(plan) || !committedOffsets(job).isEmpty()) {
             return;
         }
         Map<TopicPartition, OffsetAndMetadata> start = new java.util.HashMap<>();

@@ -7,7 +7,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
-import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;
 import io.kafkamv.connectors.jdbc.JdbcSink;
 import io.kafkamv.jobstore.Job;
@@ -51,9 +50,8 @@ final class ViewRuntime implements AutoCloseable {
         return applicationId(jobId) + "-jdbc";
     }
 
-    static ViewRuntime start(Job job, Properties clientProperties, Path stateDir, MeterRegistry registry,
+    static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
                              String applicationServer, String instanceId) {
-        PhysicalPlan plan = PlanJson.fromTree(job.plan());
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job.id()));

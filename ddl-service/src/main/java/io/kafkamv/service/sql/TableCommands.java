@@ -36,9 +36,11 @@ import org.apache.kafka.common.KafkaException;
 final class TableCommands {
 
     private final ServiceContext context;
+    private final NewTopics newTopics;
 
     TableCommands(ServiceContext context) {
         this.context = context;
+        this.newTopics = new NewTopics(context.admin(), context.replicationFactor());
     }
 
     StatementResult create(SqlCreateRelation statement, String text, Notices notices) {
@@ -188,20 +190,18 @@ final class TableCommands {
         }
     }
 
-    boolean topicExists(String topic) {
+    void createTopic(String topic, int partitions, boolean compacted) {
         try {
-            return context.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(topic);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw SqlError.internal("interrupted while looking up topic " + topic, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw SqlError.internal("cannot list topics: " + e.getMessage(), e);
+            newTopics.create(topic, partitions, compacted);
+        } catch (KafkaException e) {
+            throw SqlError.internal(e.getMessage(), e);
         }
     }
 
-    void createTopic(String topic, int partitions, boolean compacted) {
+    /** Creates the topic unless it exists, e.g. a sink's topic that its readers made first. */
+    void ensureTopic(String topic, int partitions, boolean compacted) {
         try {
-            new NewTopics(context.admin(), context.replicationFactor()).create(topic, partitions, compacted);
+            newTopics.ensure(topic, partitions, compacted);
         } catch (KafkaException e) {
             throw SqlError.internal(e.getMessage(), e);
         }

@@ -78,9 +78,7 @@ final class ViewCommands {
                             + String.join(", ", output.keyColumns()));
                 }
             }
-            if (!tables.topicExists(output.topic())) {
-                tables.createTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
-            }
+            tables.ensureTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
             return new Prepared(sink.plan(), sink.statement(), CatalogService.sinkEntry(name, output, sink.statement(), jobId));
         });
     }

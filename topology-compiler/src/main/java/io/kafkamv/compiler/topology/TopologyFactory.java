@@ -173,8 +173,6 @@ public final class TopologyFactory {
             }
             return built;
         }
-
-
     }
 
     /** A topic read once, as a table or as a stream, whichever is asked for first; the other is made from it. */
@@ -299,19 +297,14 @@ public final class TopologyFactory {
 
         /** Every change of the input goes to its group's partition, where rows are added and retracted. */
         private KTable<Object[], Object[]> aggregated(AggregateStep step) {
-            PlanStep input = steps.get(step.input());
             int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
             AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
-            RowSerde groupKeySerde = new RowSerde(step.key());
             KTable<Object[], Accumulator> accumulators = table(step.input())
-                .groupBy((key, row) -> KeyValue.pair(project(row, groupBy), row),
-                    Grouped.with(step.id() + "-by-group", groupKeySerde, new RowSerde(input.schema().columns())))
+                .groupBy((key, row) -> KeyValue.pair(project(row, groupBy), row), byGroup(step))
                 .aggregate(() -> new Accumulator(calls.length),
                     (groupKey, row, accumulator) -> accumulator.plus(calls, row, 1),
                     (groupKey, row, accumulator) -> accumulator.plus(calls, row, -1),
-                    Named.as(step.id() + "-aggregate"),
-                    Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
-                        .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
+                    Named.as(step.id() + "-aggregate"), state(step));
             return results(step, accumulators);
         }
 
@@ -321,19 +314,26 @@ public final class TopologyFactory {
          * and of the exchange say exactly what the aggregate holds (a view becomes visible on them).
          */
         private KTable<Object[], Object[]> insertsAggregated(AggregateStep step) {
-            PlanStep input = steps.get(step.input());
             int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
             AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
-            RowSerde groupKeySerde = new RowSerde(step.key());
             KTable<Object[], Accumulator> accumulators = inserts.get(step.input()).get()
-                .groupBy((key, row) -> project(row, groupBy),
-                    Grouped.with(step.id() + "-by-group", groupKeySerde, new RowSerde(input.schema().columns())))
+                .groupBy((key, row) -> project(row, groupBy), byGroup(step))
                 .aggregate(() -> new Accumulator(calls.length),
                     (groupKey, row, accumulator) -> accumulator.plus(calls, row, 1),
-                    Named.as(step.id() + "-aggregate"),
-                    Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
-                        .withKeySerde(groupKeySerde).withValueSerde(new AccumulatorSerde(calls.length)));
+                    Named.as(step.id() + "-aggregate"), state(step));
             return results(step, accumulators);
+        }
+
+        /** The exchange of an aggregation's input rows to their group's partition. */
+        private Grouped<Object[], Object[]> byGroup(AggregateStep step) {
+            return Grouped.with(step.id() + "-by-group", new RowSerde(step.key()),
+                new RowSerde(steps.get(step.input()).schema().columns()));
+        }
+
+        /** The store of an aggregation's accumulators, one per group. */
+        private static Materialized<Object[], Accumulator, KeyValueStore<Bytes, byte[]>> state(AggregateStep step) {
+            return Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
+                .withKeySerde(new RowSerde(step.key())).withValueSerde(new AccumulatorSerde(step.aggregates().size()));
         }
 
         private static KTable<Object[], Object[]> results(AggregateStep step, KTable<Object[], Accumulator> accumulators) {
