@@ -6,6 +6,7 @@ import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.format.MalformedRecordException;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -16,6 +17,9 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  */
 final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
 
+    /** The Kafka Streams sensor scope of the dead-letter count: {@code stream-kafkamv-metrics}, one entity per source step. */
+    static final String METRICS_SCOPE = "kafkamv";
+    static final String DEAD_LETTERS = "dead-letters";
 
     /** A decoded record: a change to a row (its row null for a delete), or the original bytes when it could not be read. */
     record Decoded(Object[] key, Object[] row, byte[] raw) {
@@ -24,16 +28,23 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
         }
     }
 
+    private final String stepId;
     private final SourceRecordDecoder decoder;
     private FixedKeyProcessorContext<byte[], Decoded> context;
+    private Sensor deadLetters;
 
     SourceDecoder(SourceScanStep step) {
+        this.stepId = step.id();
         this.decoder = new SourceRecordDecoder(step.schema(), step.format(), step.formatOptions());
     }
 
     @Override
     public void init(FixedKeyProcessorContext<byte[], Decoded> context) {
         this.context = context;
+        // A Streams sensor rather than a counter of our own, so the count reaches /metrics with the rest of the
+        // job's Kafka Streams metrics (tagged by job and object), and a view reports its own dead letters.
+        this.deadLetters = context.metrics().addRateTotalSensor(METRICS_SCOPE, stepId, DEAD_LETTERS,
+            Sensor.RecordingLevel.INFO);
     }
 
     @Override
@@ -48,6 +59,7 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
         } catch (MalformedRecordException e) {
             record.headers().add(DeadLetters.ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
             record.headers().add(DeadLetters.POSITION_HEADER, DeadLetters.position(metadata.partition(), metadata.offset()));
+            deadLetters.record();
             byte[] raw = record.value() == null ? new byte[0] : record.value();
             context.forward(record.withValue(new Decoded(null, null, raw)));
         }

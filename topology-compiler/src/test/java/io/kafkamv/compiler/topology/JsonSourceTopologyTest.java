@@ -66,6 +66,9 @@ class JsonSourceTopologyTest {
                 .containsExactly("{\"page\": \"/home\", \"ms\": \"slow\"}", "garbage");
             assertThat(new String(dead.get(0).headers().lastHeader("kmv.error").value(), StandardCharsets.UTF_8))
                 .isEqualTo("field \"ms\" does not fit type integer: \"slow\"");
+            assertThat(driver.metrics().entrySet()).filteredOn(metric -> metric.getKey().name().equals("dead-letters-total")
+                    && metric.getKey().group().equals("stream-kafkamv-metrics"))
+                .singleElement().satisfies(metric -> assertThat(metric.getValue().metricValue()).isEqualTo(2.0));
         }
     }
 }
