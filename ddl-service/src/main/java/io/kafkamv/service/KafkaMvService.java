@@ -22,6 +22,7 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.JobStoreTopic;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.pgwire.PgAuthentication;
@@ -100,11 +101,13 @@ public final class KafkaMvService implements AutoCloseable {
         String instanceId = instanceId(config.dataDir());
         cancelOrphanedForegroundJobs(store, instanceId);
 
-        ServiceMetrics metrics = new ServiceMetrics(store);
+        JobRates rates = JobRates.following(store);
+        ServiceMetrics metrics = new ServiceMetrics(store, rates);
         started.push(metrics);
         JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry(),
             config.advertisedHost() + ":" + config.httpPort(), instanceId, config.topicPartitions(), replicationFactor);
         started.push(runner);
+        metrics.bindViews(runner::localStats);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
         started.push(writer);
@@ -122,7 +125,7 @@ public final class KafkaMvService implements AutoCloseable {
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication);
         metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, metrics,
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, rates, metrics,
             clientProperties);
         started.push(rest);
         ready = true;

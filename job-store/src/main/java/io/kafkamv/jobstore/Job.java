@@ -42,6 +42,28 @@ public record Job(
         backfillOffsets = Map.copyOf(backfillOffsets);
     }
 
+    /** Source records the backfill has consumed so far, over every partition. */
+    public long recordsDone() {
+        long done = 0;
+        for (Map.Entry<String, Long> target : targetOffsets.entrySet()) {
+            long from = startOffsets.getOrDefault(target.getKey(), 0L);
+            done += Math.min(target.getValue(), backfillOffsets.getOrDefault(target.getKey(), from)) - from;
+        }
+        return done;
+    }
+
+    /** Source records the backfill still has to consume before the object becomes visible; none once created. */
+    public long recordsRemaining() {
+        if (status == JobStatus.CREATED) {
+            return 0;
+        }
+        long total = 0;
+        for (Map.Entry<String, Long> target : targetOffsets.entrySet()) {
+            total += target.getValue() - startOffsets.getOrDefault(target.getKey(), 0L);
+        }
+        return Math.max(0, total - recordsDone());
+    }
+
     public Job withStatus(JobStatus newStatus, String reason) {
         return new Job(id, objectName, statement, plan, background, newStatus, reason, startOffsets, targetOffsets,
             backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now());

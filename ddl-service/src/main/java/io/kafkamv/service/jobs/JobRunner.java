@@ -285,6 +285,30 @@ public final class JobRunner implements AutoCloseable {
         });
     }
 
+    /**
+     * Source records the job's consumer group has not committed yet, over every instance: how far the
+     * object trails its sources.
+     */
+    public long lag(Job job) throws InterruptedException, ExecutionException, TimeoutException {
+        List<String> sources = PlanJson.fromTree(job.plan()).sourceTopics();
+        Map<TopicPartition, OffsetAndMetadata> committed = admin
+            .listConsumerGroupOffsets(ViewRuntime.applicationId(job.id()))
+            .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        Map<String, Long> start = Offsets.start(admin, sources);
+        long lag = 0;
+        for (Map.Entry<String, Long> end : Offsets.end(admin, sources).entrySet()) {
+            OffsetAndMetadata commit = committed.get(BackfillProgress.parse(end.getKey()));
+            long position = commit == null ? start.getOrDefault(end.getKey(), 0L) : commit.offset();
+            lag += Math.max(0, end.getValue() - position);
+        }
+        return lag;
+    }
+
+    /** The share of every object whose job runs on this instance. */
+    public List<LocalViewStats> localStats() {
+        return runtimes.values().stream().map(ViewRuntime::stats).toList();
+    }
+
     private void reconcileSafely() {
         try {
             reconcile();

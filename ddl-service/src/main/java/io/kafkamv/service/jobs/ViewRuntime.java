@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.common.utils.Bytes;
@@ -27,6 +28,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /** One job's Kafka Streams instance on this service instance, built from the job's stored plan. */
 final class ViewRuntime implements AutoCloseable {
 
+    private static final Duration ROW_COUNT_TTL = Duration.ofSeconds(30);
+
     private final Job job;
     private final PhysicalPlan plan;
     private final KafkaStreams streams;
@@ -34,6 +37,8 @@ final class ViewRuntime implements AutoCloseable {
     private final BackfillThrottle throttle = new BackfillThrottle();
     private KafkaStreamsMetrics metrics;
     private JdbcSink jdbcSink;
+    private long rowsCounted;
+    private long rowsCountedAt;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
         this.job = job;
@@ -131,6 +136,57 @@ final class ViewRuntime implements AutoCloseable {
         } catch (RuntimeException notReady) {
             return Optional.empty();
         }
+    }
+
+    /** This instance's share of the object, read from its local store and its Kafka Streams metrics. */
+    LocalViewStats stats() {
+        long rows = localRows();
+        double lag = 0;
+        double rate = 0;
+        double deadLetters = 0;
+        for (var metric : streams.metrics().entrySet()) {
+            MetricName name = metric.getKey();
+            if (!(metric.getValue().metricValue() instanceof Double value) || value.isNaN()) {
+                continue;
+            }
+            // The main consumer's lag only: the restore consumer's is the lag of restoring state, not of the view.
+            if (name.name().equals("records-lag") && name.group().equals("consumer-fetch-manager-metrics")
+                && !name.tags().getOrDefault("client-id", "").endsWith("restore-consumer")) {
+                lag += value;
+            } else if (name.name().equals("process-rate") && name.group().equals("stream-thread-metrics")) {
+                rate += value;
+            } else if (name.name().equals("dead-letters-total") && name.group().equals("stream-kafkamv-metrics")) {
+                deadLetters += value;
+            }
+        }
+        return new LocalViewStats(job.id(), job.objectName(), rows, (long) lag, rate, (long) deadLetters);
+    }
+
+    /**
+     * The rows in this instance's share of the store, counted at most every {@link #ROW_COUNT_TTL}: RocksDB's
+     * own estimate counts overwritten keys (an aggregate of 10 groups reads as tens of thousands), so we
+     * count, and cache the count because counting reads the whole store.
+     */
+    private synchronized long localRows() {
+        long now = System.nanoTime();
+        if (rowsCountedAt != 0 && now - rowsCountedAt < ROW_COUNT_TTL.toNanos()) {
+            return rowsCounted;
+        }
+        long rows = 0;
+        if (isRunning() && plan.store() != null) {
+            try (var all = streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
+                QueryableStoreTypes.<Object, Object>keyValueStore())).all()) {
+                while (all.hasNext()) {
+                    all.next();
+                    rows++;
+                }
+            } catch (RuntimeException notReady) {
+                return rowsCounted;
+            }
+        }
+        rowsCounted = rows;
+        rowsCountedAt = now;
+        return rows;
     }
 
     /** An index's entries on this instance (see IndexKeys), or empty while the store is not ready. */

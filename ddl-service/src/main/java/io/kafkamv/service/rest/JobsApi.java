@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.sql.Notices;
 import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.StatementExecutor;
@@ -20,17 +21,19 @@ final class JobsApi {
 
     private final JobStore store;
     private final StatementExecutor executor;
+    private final JobRates rates;
 
-    JobsApi(JobStore store, StatementExecutor executor) {
+    JobsApi(JobStore store, StatementExecutor executor, JobRates rates) {
         this.store = store;
         this.executor = executor;
+        this.rates = rates;
     }
 
     void list(Context ctx) {
         ctx.json(Map.of("jobs", store.jobs().stream()
             .filter(job -> job.status() != JobStatus.CANCELLING)
             .sorted(Comparator.comparingLong(Job::id))
-            .map(JobsApi::json)
+            .map(this::json)
             .toList()));
     }
 
@@ -108,7 +111,7 @@ final class JobsApi {
         return Duration.ofSeconds(Long.parseLong(trimmed));
     }
 
-    static Map<String, Object> json(Job job) {
+    private Map<String, Object> json(Job job) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("id", job.id());
         json.put("object", job.objectName());
@@ -117,6 +120,12 @@ final class JobsApi {
         json.put("background", job.background());
         json.put("progress", job.progress());
         json.put("percent", String.format(java.util.Locale.ROOT, "%.2f%%", job.progress() * 100));
+        json.put("recordsBackfilled", job.recordsDone());
+        json.put("recordsRemaining", job.recordsRemaining());
+        rates.of(job).ifPresent(rate -> {
+            json.put("recordsPerSecond", Math.round(rate.recordsPerSecond()));
+            rate.eta().ifPresent(eta -> json.put("etaSeconds", eta.toMillis() / 1000.0));
+        });
         json.put("partitions", partitions(job));
         if (job.failure() != null) {
             json.put("failure", job.failure());

@@ -8,15 +8,17 @@ import java.util.function.BooleanSupplier;
 
 import io.javalin.Javalin;
 import io.javalin.http.HttpStatus;
+import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
 import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.sql.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The HTTP endpoint: the REST API under {@code /v1}, health, readiness and the OpenAPI description. */
+/** The HTTP endpoint: the REST API under {@code /v1}, health, readiness, metrics, the OpenAPI description and the web console at {@code /}. */
 public final class RestServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestServer.class);
@@ -24,9 +26,10 @@ public final class RestServer implements AutoCloseable {
     private final Javalin app;
 
     public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
-                      JobRunner runner, ServiceMetrics metrics, java.util.Properties clientProperties) {
+                      JobRunner runner, JobRates rates, ServiceMetrics metrics, java.util.Properties clientProperties) {
         StatementsApi statements = new StatementsApi(executor);
-        JobsApi jobs = new JobsApi(store, executor);
+        JobsApi jobs = new JobsApi(store, executor, rates);
+        ObjectsApi objects = new ObjectsApi(store, runner, executor);
         ViewsApi views = new ViewsApi(store, runner);
         SourcesApi sources = new SourcesApi(store, clientProperties);
         byte[] openApi = resource("/openapi.json");
@@ -36,6 +39,12 @@ public final class RestServer implements AutoCloseable {
             config.jetty.host = host;
             config.jetty.port = port;
             config.jsonMapper(new JavalinJackson(JobStore.mapper(), false));
+            // The web console: static pages that use the API below, nothing the API cannot do.
+            config.staticFiles.add(files -> {
+                files.hostedPath = "/";
+                files.directory = "/console";
+                files.location = Location.CLASSPATH;
+            });
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/readyz", ctx -> {
                 boolean isReady = ready.getAsBoolean();
@@ -61,6 +70,8 @@ public final class RestServer implements AutoCloseable {
                     () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
                         "index job " + ctx.pathParam("id") + " is not ready on this instance"))));
             config.routes.get("/v1/sources", sources::list);
+            config.routes.get("/v1/objects", objects::list);
+            config.routes.get("/v1/objects/{name}", objects::get);
             config.routes.get("/v1/views", views::list);
             config.routes.get("/v1/views/{name}", views::get);
             config.routes.get("/v1/views/{name}/rows", views::rows);

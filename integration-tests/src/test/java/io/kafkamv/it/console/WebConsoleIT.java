@@ -1,0 +1,222 @@
+package io.kafkamv.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceExtension;
+import io.kafkamv.it.support.ShownJob;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * which {@code .ci/run} installs): a backfill's bar moves to 100%, a job is cancelled through the
+ * confirmation dialog, a view's page shows its rows and topology, and the SQL box runs a query and
+ * marks an error's position. A screenshot of each page lands in {@code target/console-screenshots}.
+ */
+class WebConsoleIT {
+
+    private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Paths.get("target/console-screenshots");
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
+
+    private static WebDriver browser;
+
+    @BeforeAll
+    static void openBrowser() throws IOException, InterruptedException {
+        assertThat(CHROMEDRIVER).as("chromium-driver is installed (apt-get install chromium chromium-driver; .ci/run does)")
+            .isExecutable();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--window-size=1400,1000");
+        ChromeDriverService driver = new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(driver, options);
+        Files.createDirectories(SCREENSHOTS);
+
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("CREATE TABLE t (v1 INT)",
+            "INSERT INTO t SELECT * FROM generate_series(1, 200000)", "FLUSH")).exitCode()).isZero();
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void theJobsPageShowsABackfillMovingToTheEnd() throws Exception {
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("SET BACKGROUND_DDL = true", "SET BACKFILL_RATE_LIMIT = 15000",
+            "CREATE MATERIALIZED VIEW watched AS SELECT v1 % 10 AS g, count(*) AS n FROM t GROUP BY v1 % 10")).exitCode())
+            .isZero();
+        long id = ShownJob.list(psql).stream().filter(job -> job.statement().contains("watched")).findFirst()
+            .orElseThrow().id();
+        open("#/jobs");
+
+        List<Double> seen = new ArrayList<>();
+        List<String> rates = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean shot = new java.util.concurrent.atomic.AtomicBoolean();
+        // The page redraws its table every second, so each look reads the row in one script, not element by element.
+        new WebDriverWait(browser, DEADLINE).pollingEvery(Duration.ofMillis(100)).until(page -> {
+            @SuppressWarnings("unchecked")
+            List<Object> row = (List<Object>) ((JavascriptExecutor) page).executeScript(
+                "const row = document.querySelector(\"tr[data-job-id='\" + arguments[0] + \"']\");"
+                    + "return row ? [row.querySelector('[role=progressbar]').getAttribute('aria-valuenow'),"
+                    + " row.querySelector('.rate').textContent, row.dataset.status] : null;", id);
+            if (row == null) {
+                return false;
+            }
+            double percent = Double.parseDouble((String) row.get(0));
+            if (seen.isEmpty() || seen.get(seen.size() - 1) != percent) {
+                seen.add(percent);
+                rates.add((String) row.get(1));
+                if (percent > 20 && percent < 90 && !shot.getAndSet(true)) {
+                    shoot("jobs-backfilling");
+                }
+            }
+            return "CREATED".equals(row.get(2));
+        });
+        screenshot("jobs-done");
+
+        assertThat(seen).as("the bar moved through several values to 100%").hasSizeGreaterThan(3).isSorted()
+            .endsWith(100.0);
+        assertThat(rates).as("a rate was shown while it ran").anyMatch(rate -> rate.matches("[1-9][0-9,]* rows/s"));
+    }
+
+    @Test
+    void aJobIsCancelledOnlyOnceTheDialogConfirmsIt() throws Exception {
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("SET BACKGROUND_DDL = true", "SET BACKFILL_RATE_LIMIT = 0",
+            "CREATE MATERIALIZED VIEW doomed AS SELECT v1 FROM t WHERE v1 > 5")).exitCode()).isZero();
+        long id = ShownJob.list(psql).stream().filter(job -> job.statement().contains("doomed")).findFirst()
+            .orElseThrow().id();
+        open("#/jobs");
+        By cancel = By.cssSelector("button.cancel[data-job-id='" + id + "']");
+
+        await(cancel).click();
+        await(By.id("confirm-keep")).click();
+        assertThat(ShownJob.list(psql)).extracting(ShownJob::id).as("kept running").contains(id);
+
+        await(cancel).click();
+        assertThat(await(By.id("confirm-cancel-text")).getText()).contains("Cancel job " + id + " (doomed)?");
+        screenshot("jobs-cancel-dialog");
+        await(By.id("confirm-yes")).click();
+
+        new WebDriverWait(browser, DEADLINE).until(page ->
+            page.findElements(By.cssSelector("tr[data-job-id='" + id + "']")).isEmpty());
+        assertThat(ShownJob.list(psql)).extracting(ShownJob::id).doesNotContain(id);
+        assertThat(psql.run("SELECT count(*) FROM doomed").stderr()).contains("does not exist");
+    }
+
+    @Test
+    void aViewsPageShowsItsRowsSchemaSqlAndTopology() throws Exception {
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("CREATE TABLE names (g INT PRIMARY KEY, name TEXT)",
+            "INSERT INTO names VALUES (0, 'zero'), (1, 'one'), (2, 'two')", "FLUSH",
+            "CREATE MATERIALIZED VIEW named AS SELECT names.name, count(*) AS n FROM t JOIN names ON t.v1 % 10 = names.g "
+                + "GROUP BY names.name")).exitCode()).isZero();
+        open("#/objects");
+
+        await(By.cssSelector("table[data-kind='materialized view'] tr[data-name='named'] a")).click();
+        WebElement rows = await(By.cssSelector("#facts dd[data-fact='Rows']"));
+
+        assertThat(rows.getText()).isEqualTo(psql.value("SELECT count(*) FROM named"));
+        assertThat(browser.findElement(By.cssSelector("#facts dd[data-fact='Lag (records)']")).getText()).isEqualTo("0");
+        assertThat(browser.findElement(By.id("object-sql")).getText()).startsWith("CREATE MATERIALIZED VIEW named AS");
+        assertThat(browser.findElements(By.cssSelector("#columns tbody tr"))).extracting(WebElement::getText)
+            .containsExactly("name character varying yes", "n bigint no");
+        List<String> nodes = browser.findElements(By.cssSelector("#topology-graph g.node")).stream()
+            .map(node -> node.getDomAttribute("data-node-id")).toList();
+        assertThat(nodes).contains("scan-t", "scan-names").anyMatch(node -> node.startsWith("topic:kmv-view-named"))
+            .anyMatch(node -> node.startsWith("store:aggregate-")).anyMatch(node -> node.startsWith("join-"));
+        assertThat(browser.findElements(By.cssSelector("#topology-graph path.edge"))).hasSizeGreaterThan(nodes.size() - 3);
+        screenshot("view-named");
+    }
+
+    @Test
+    void theSqlBoxRunsAQueryAndPointsAtAnErrorsPosition() throws Exception {
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("CREATE TABLE small (k INT PRIMARY KEY, label TEXT)",
+            "INSERT INTO small VALUES (1, 'a'), (2, 'b'), (3, NULL)", "FLUSH")).exitCode()).isZero();
+        open("#/sql");
+
+        type("SELECT k, label FROM small ORDER BY k");
+        await(By.id("run")).click();
+        new WebDriverWait(browser, DEADLINE).until(page -> page.findElements(By.cssSelector("#results table.rows tbody tr")).size() == 3);
+        assertThat(browser.findElements(By.cssSelector("#results table.rows tbody tr"))).extracting(WebElement::getText)
+            .containsExactly("1 a", "2 b", "3 NULL");
+        assertThat(browser.findElement(By.cssSelector("#results .tag")).getText()).isEqualTo("SELECT 3");
+
+        type("SELECT 1;\nSELECT lable FROM small");
+        await(By.id("run")).click();
+        WebElement error = await(By.id("sql-error"));
+        screenshot("sql-error");
+
+        assertThat(error.getText()).contains("42703").contains("column \"lable\" does not exist");
+        assertThat(browser.findElement(By.id("error-position")).getText()).isEqualTo("l");
+        assertThat(browser.findElement(By.cssSelector("#sql-error pre")).getText()).isEqualTo("SELECT 1;\nSELECT lable FROM small");
+        String before = (String) ((JavascriptExecutor) browser).executeScript(
+            "return document.getElementById('error-position').previousSibling.textContent");
+        assertThat(before).isEqualTo("SELECT 1;\nSELECT ");
+    }
+
+    private static void open(String hash) {
+        browser.get("http://localhost:" + SERVICE.service().httpPort() + "/" + hash);
+    }
+
+    private static void type(String sql) {
+        WebElement editor = await(By.id("sql"));
+        editor.clear();
+        editor.sendKeys(sql);
+    }
+
+    private static WebElement await(By locator) {
+        return new WebDriverWait(browser, DEADLINE).until(page -> {
+            List<WebElement> found = page.findElements(locator);
+            return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+        });
+    }
+
+    private static void screenshot(String name) throws IOException {
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void shoot(String name) {
+        try {
+            screenshot(name);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
