@@ -88,8 +88,13 @@ public final class StatementExecutor {
 
     /** A low-cardinality name for a statement, for metrics: select, insert, create_materialized_view, ... */
     private static String kind(SqlNode node) {
+        if (node instanceof io.kafkamv.compiler.parser.SqlCreateRelation relation) {
+            return "create_" + relation.kind().name().toLowerCase(java.util.Locale.ROOT);
+        }
         boolean ours = node.getKind() == SqlKind.OTHER || node.getKind() == SqlKind.OTHER_DDL;
-        String name = ours ? node.getClass().getSimpleName().replaceFirst("^Sql", "") : node.getKind().name();
+        String name = ours
+            ? node.getClass().getSimpleName().replaceFirst("^Sql", "").replaceAll("([a-z])([A-Z])", "$1_$2")
+            : node.getKind().name();
         return name.toLowerCase(java.util.Locale.ROOT);
     }
 

@@ -1,0 +1,138 @@
+package io.kafkamv.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceExtension;
+import io.kafkamv.it.support.ShownJob;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code /metrics} scraped while a backfill runs and after: the job, object, endpoint and Kafka Streams families. */
+class MetricsIT {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
+
+    @Test
+    void aRunningBackfillReportsItsProgressRateAndEta() throws Exception {
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("CREATE TABLE big (v INT)", "INSERT INTO big SELECT * FROM generate_series(1, 200000)",
+            "FLUSH", "SET BACKGROUND_DDL = true", "SET BACKFILL_RATE_LIMIT = 10000",
+            "CREATE MATERIALIZED VIEW slow AS SELECT v % 7 AS k, count(*) AS n FROM big GROUP BY v % 7")).exitCode()).isZero();
+        String job = String.valueOf(ShownJob.only(psql).id());
+        String tags = "job_id=\"" + job + "\",object=\"slow\"";
+
+        String during = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+            text -> value(text, "kafkamv_job_eta_seconds{" + tags + "}").isPresent()
+                && value(text, "kafkamv_job_records_backfilled{" + tags + "}").orElse(0.0) > 0);
+
+        double backfilled = value(during, "kafkamv_job_records_backfilled{" + tags + "}").orElseThrow();
+        double remaining = value(during, "kafkamv_job_records_remaining{" + tags + "}").orElseThrow();
+        assertThat(backfilled + remaining).isEqualTo(200_000);
+        assertThat(value(during, "kafkamv_job_progress{" + tags + "}").orElseThrow()).isBetween(0.0, 1.0);
+        assertThat(value(during, "kafkamv_job_records_per_second{" + tags + "}").orElseThrow()).isPositive();
+        assertThat(value(during, "kafkamv_job_eta_seconds{" + tags + "}").orElseThrow()).isPositive();
+        assertThat(value(during, "kafkamv_job_state{" + tags + ",state=\"creating\"}")).contains(1.0);
+
+        assertThat(psql.run("ALTER MATERIALIZED VIEW slow SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
+        assertThat(psql.run("WAIT").exitCode()).isZero();
+        String after = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+            text -> value(text, "kafkamv_view_rows{" + tags + "}").orElse(0.0) == 7);
+        assertThat(value(after, "kafkamv_job_state{" + tags + ",state=\"created\"}")).contains(1.0);
+        assertThat(value(after, "kafkamv_job_records_remaining{" + tags + "}")).contains(0.0);
+        assertThat(value(after, "kafkamv_job_eta_seconds{" + tags + "}")).isEmpty();
+        assertThat(value(after, "kafkamv_view_lag_records{" + tags + "}")).contains(0.0);
+        assertThat(after).contains("kafkamv_view_records_per_second{" + tags + "}");
+    }
+
+    @Test
+    void unreadableSourceRecordsEndpointsAndKafkaStreamsAreMeasured() throws Exception {
+        String kafka = SERVICE.service().bootstrapServers();
+        Properties properties = new Properties();
+        properties.put("bootstrap.servers", kafka);
+        try (Admin admin = Admin.create(properties)) {
+            admin.createTopics(List.of(new NewTopic("metered-events", 2, (short) 1))).all().get();
+        }
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
+            for (String value : List.of("{\"n\": 1}", "oops", "{\"n\": \"two\"}", "{\"n\": 3}")) {
+                producer.send(new ProducerRecord<>("metered-events", value)).get();
+            }
+        }
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of(
+            "CREATE SOURCE events (n INT) WITH (connector = 'kafka', topic = 'metered-events', format = 'json')",
+            "CREATE MATERIALIZED VIEW event_total AS SELECT sum(n) AS total FROM events")).exitCode()).isZero();
+        assertThat(psql.run("SELECT nope FROM event_total").exitCode()).isNotZero();
+        assertThat(psql.value("SELECT total FROM event_total")).isEqualTo("4");
+        String tags = "object=\"event_total\"";
+
+        String text = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+            scraped -> sum(scraped, "kafkamv_view_dead_letters", tags) == 2);
+
+        assertThat(text)
+            .contains("kafkamv_statements_seconds_bucket{kind=\"select\",outcome=\"ok\",le=")
+            .contains("kafkamv_statements_seconds_count{kind=\"create_source\",outcome=\"ok\"}")
+            .contains("kafkamv_statement_errors_total{sqlstate=\"42703\"}")
+            .contains("kafkamv_pgwire_sessions ")
+            .contains("kafkamv_pgwire_connections ")
+            // Kafka Streams' own client metrics, bridged (Micrometer adds ones that appear later, like a
+            // partition's lag, at its next minute-ly look, so only those there from the start are asked for).
+            .containsPattern("kafka_stream_thread_process_rate\\{[^}]*" + tags)
+            .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*" + tags)
+            .contains("jvm_threads_live_threads");
+    }
+
+    private static String scrape() throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + SERVICE.service().httpPort() + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** The value of the sample whose name and labels are exactly {@code series}. */
+    private static Optional<Double> value(String text, String series) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Optional.of(Double.parseDouble(line.substring(series.length() + 1).trim()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The sum of every sample of {@code name} whose labels contain {@code labels}. */
+    private static double sum(String text, String name, String labels) {
+        Matcher sample = Pattern.compile("^" + name + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE).matcher(text);
+        double sum = 0;
+        while (sample.find()) {
+            if (sample.group(1).contains(labels)) {
+                sum += Double.parseDouble(sample.group(2));
+            }
+        }
+        return sum;
+    }
+}
