@@ -136,6 +136,8 @@ public final class JobStore implements AutoCloseable {
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */
     public void cancel(long id, String reason) {
         write(CANCEL_PREFIX + id, reason.getBytes(StandardCharsets.UTF_8));
+        LOG.info("Job {} ({}) -> CANCELLING: {}", id, Optional.ofNullable(jobs.get(id)).map(Job::objectName).orElse("?"),
+            reason);
     }
 
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
@@ -170,8 +172,14 @@ public final class JobStore implements AutoCloseable {
             && a.kind() == b.kind();
     }
 
+    /** Writes a job; the instance that changes a job's status logs it, so each change is one line in the cluster's logs. */
     public void put(Job job) {
+        JobStatus before = Optional.ofNullable(jobs.get(job.id())).map(Job::status).orElse(null);
         write(JOB_PREFIX + job.id(), serialize(job));
+        if (before != job.status()) {
+            LOG.info("Job {} ({}) {} -> {}{}", job.id(), job.objectName(), before == null ? "accepted" : before,
+                job.status(), job.failure() == null ? "" : ": " + job.failure());
+        }
     }
 
     public void removeObject(String name) {
@@ -179,8 +187,10 @@ public final class JobStore implements AutoCloseable {
     }
 
     public void removeJob(long id) {
+        String object = Optional.ofNullable(jobs.get(id)).map(Job::objectName).orElse("?");
         write(JOB_PREFIX + id, null);
         write(CANCEL_PREFIX + id, null);
+        LOG.info("Job {} ({}) removed: cancelled and cleaned up, or its object dropped", id, object);
     }
 
     private long write(String key, byte[] value) {

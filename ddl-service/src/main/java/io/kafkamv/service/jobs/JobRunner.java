@@ -394,7 +394,6 @@ public final class JobRunner implements AutoCloseable {
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
             store.put(job.withProgress(progress.consumed(), 1.0).withStatus(JobStatus.CREATED, null));
-            LOG.info("Job {} created {}: backfill reached its target offsets", job.id(), job.objectName());
         } else if (progress.fraction() > job.progress() + 1e-4) {
             store.put(job.withProgress(progress.consumed(), progress.fraction()));
         }
@@ -432,7 +431,6 @@ public final class JobRunner implements AutoCloseable {
         Optional<CatalogEntry> entry = store.object(job.objectName()).filter(object -> object.jobId() == job.id());
         entry.ifPresent(object -> store.removeObject(object.name()));
         store.removeJob(job.id());
-        LOG.info("Job {} ({}) cancelled and cleaned up", job.id(), job.objectName());
     }
 
     /** A view's changelog and a JDBC sink's topic are its own; a Kafka sink's topic belongs to its readers and stays. */

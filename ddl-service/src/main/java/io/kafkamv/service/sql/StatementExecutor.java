@@ -77,7 +77,7 @@ public final class StatementExecutor {
         } catch (RuntimeException e) {
             SqlError error = SqlErrors.fromRunning(e);
             if (error.state() == SqlState.INTERNAL_ERROR) {
-                LOG.error("Statement failed unexpectedly: {}", text, e);
+                LOG.error("Statement failed unexpectedly: {}", io.kafkamv.compiler.Redaction.statement(text), e);
             }
             failure = error.state().code();
             throw error;

@@ -2,11 +2,12 @@ package io.kafkamv.compiler.parser;
 
 import java.util.Map;
 
+import io.kafkamv.compiler.Redaction;
 import org.apache.calcite.sql.SqlWriter;
 
 /**
  * Writes {@code WITH (key = 'value', ...)} back as SQL, as SHOW JOBS and the catalog show it: a
- * password is written as {@code '***'}, so that it is not shown to every session.
+ * secret (a password, say) is written as {@code '***'}, so that it is not shown to every session.
  */
 final class SqlOptions {
 
@@ -21,7 +22,7 @@ final class SqlOptions {
         SqlWriter.Frame frame = writer.startList("(", ")");
         options.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(option -> {
             writer.sep(",");
-            String value = option.getKey().equalsIgnoreCase("password") ? "***" : option.getValue();
+            String value = Redaction.isSecret(option.getKey()) ? Redaction.MASK : option.getValue();
             writer.print(option.getKey() + " = '" + value.replace("'", "''") + "'");
             writer.setNeedWhitespace(true);
         });

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,8 +28,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code /metrics} scraped while a backfill runs and after: the job, object, endpoint and Kafka Streams families. */
-class MetricsIT {
+/**
+ * What operators watch: {@code /metrics} scraped while a backfill runs and after (the job, object,
+ * endpoint and Kafka Streams families), and the log (a line per job state change, no secrets).
+ */
+class ObservabilityIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -44,7 +48,7 @@ class MetricsIT {
         String job = String.valueOf(ShownJob.only(psql).id());
         String tags = "job_id=\"" + job + "\",object=\"slow\"";
 
-        String during = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+        String during = await().atMost(Duration.ofSeconds(60)).until(ObservabilityIT::scrape,
             text -> value(text, "kafkamv_job_eta_seconds{" + tags + "}").isPresent()
                 && value(text, "kafkamv_job_records_backfilled{" + tags + "}").orElse(0.0) > 0);
 
@@ -58,13 +62,39 @@ class MetricsIT {
 
         assertThat(psql.run("ALTER MATERIALIZED VIEW slow SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
         assertThat(psql.run("WAIT").exitCode()).isZero();
-        String after = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+        String after = await().atMost(Duration.ofSeconds(60)).until(ObservabilityIT::scrape,
             text -> value(text, "kafkamv_view_rows{" + tags + "}").orElse(0.0) == 7);
         assertThat(value(after, "kafkamv_job_state{" + tags + ",state=\"created\"}")).contains(1.0);
         assertThat(value(after, "kafkamv_job_records_remaining{" + tags + "}")).contains(0.0);
         assertThat(value(after, "kafkamv_job_eta_seconds{" + tags + "}")).isEmpty();
         assertThat(value(after, "kafkamv_view_lag_records{" + tags + "}")).contains(0.0);
         assertThat(after).contains("kafkamv_view_records_per_second{" + tags + "}");
+
+        List<String> stateChanges = Files.readAllLines(SERVICE.service().log()).stream()
+            .filter(line -> line.contains("Job " + job + " (slow) ") && line.contains(" -> ")).map(line -> line.substring(line.indexOf("Job ")))
+            .toList();
+        assertThat(stateChanges).containsExactly("Job " + job + " (slow) accepted -> CREATING",
+            "Job " + job + " (slow) CREATING -> CREATED");
+    }
+
+    @Test
+    void secretsInStatementsReachNeitherTheLogNorAnyOutput() throws Exception {
+        String secret = "Wr0ng-Secret-" + System.nanoTime();
+        Psql psql = SERVICE.psql();
+        assertThat(psql.session(List.of("CREATE TABLE paid (customer TEXT PRIMARY KEY, amount INT)",
+            "CREATE MATERIALIZED VIEW paid_total AS SELECT sum(amount) AS total FROM paid")).exitCode()).isZero();
+
+        Psql.Result refused = psql.run("CREATE SINK leaky FROM paid_total WITH (connector = 'jdbc', "
+            + "url = 'jdbc:postgresql://localhost:5432/postgres', table = 'paid_total', user = 'nobody', password = '"
+            + secret + "')");
+        String shown = psql.session(List.of("SHOW JOBS", "SHOW SINKS")).stdout();
+        HttpResponse<String> objects = HTTP.send(HttpRequest.newBuilder(
+            URI.create("http://localhost:" + SERVICE.service().httpPort() + "/v1/objects")).build(),
+            HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.exitCode()).as("a sink that cannot log in is refused").isNotZero();
+        assertThat(refused.stderr() + shown + objects.body()).doesNotContain(secret);
+        assertThat(Files.readString(SERVICE.service().log())).doesNotContain(secret);
     }
 
     @Test
@@ -90,7 +120,7 @@ class MetricsIT {
         assertThat(psql.value("SELECT total FROM event_total")).isEqualTo("4");
         String tags = "object=\"event_total\"";
 
-        String text = await().atMost(Duration.ofSeconds(60)).until(MetricsIT::scrape,
+        String text = await().atMost(Duration.ofSeconds(60)).until(ObservabilityIT::scrape,
             scraped -> sum(scraped, "kafkamv_view_dead_letters", tags) == 2);
 
         assertThat(text)
