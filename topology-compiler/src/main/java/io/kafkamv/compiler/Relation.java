@@ -16,9 +16,12 @@ import io.kafkamv.connectors.schema.SqlType;
  * @param deadLetterTopic where records of a source that cannot be read go; null for the others
  * @param formatOptions  what reading the topic needs besides the bytes: the Schema Registry of Avro,
  *                       the CSV delimiter, where views start ({@code scan.startup.mode})
+ * @param insertsOnly    whether rows are only ever inserted, never updated or deleted: a table or source
+ *                       without a primary key, a view whose plan only inserts. False when a stored entry
+ *                       predates it, which is always safe (the rows are then read as a table)
  */
 public record Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
-                       String deadLetterTopic, Map<String, String> formatOptions) {
+                       String deadLetterTopic, Map<String, String> formatOptions, boolean insertsOnly) {
 
     public static final String NATIVE = "native";
 
@@ -35,15 +38,27 @@ public record Relation(String name, RowSchema schema, List<Column> key, String t
         formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
     }
 
+    /** A table or source: its rows are only inserted when it has no primary key. */
+    public Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
+                    String deadLetterTopic, Map<String, String> formatOptions) {
+        this(name, schema, key, topic, format, deadLetterTopic, formatOptions, schema.appendOnly());
+    }
+
     /** A source in a format that needs nothing but the bytes. */
     public Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
                     String deadLetterTopic) {
         this(name, schema, key, topic, format, deadLetterTopic, Map.of());
     }
 
-    /** A table or view: rows in kafka-mv's own binary format. */
+    /** A table: rows in kafka-mv's own binary format. */
     public Relation(String name, RowSchema schema, List<Column> key, String topic) {
         this(name, schema, key, topic, NATIVE, null, Map.of());
+    }
+
+    /** A view: its plan's rows, in kafka-mv's own binary format on its output topic. */
+    public static Relation view(String name, io.kafkamv.compiler.plan.PhysicalPlan plan) {
+        return new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic(), NATIVE, null, Map.of(),
+            plan.appendOnly());
     }
 
     public boolean hasNativeFormat() {

@@ -49,7 +49,7 @@ public final class SqlCompiler {
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
         PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, statement.query(), statementText,
             TopicNames.of("view", name, String.valueOf(jobId)), "rows");
-        Relation relation = new Relation(name, plan.schema(), plan.root().key(), plan.outputTopic());
+        Relation relation = Relation.view(name, plan);
         return new CompiledView(relation, plan, normalized);
     }
 

@@ -48,8 +48,8 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */
     public boolean appendOnly() {
-        return steps.stream().allMatch(step -> step instanceof TableScanStep || step instanceof SourceScanStep
-            ? step.schema().appendOnly()
+        return steps.stream().allMatch(step -> step instanceof TableScanStep scan ? scan.rowsOnlyInserted()
+            : step instanceof SourceScanStep ? step.schema().appendOnly()
             : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep);
     }
 

@@ -234,7 +234,7 @@ public final class TopologyFactory {
             Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> store =
                 Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                     .withKeySerde(keySerde).withValueSerde(valueSerde);
-            if (!insertStreams || !step.schema().appendOnly()) {
+            if (!insertStreams || !step.rowsOnlyInserted()) {
                 return () -> builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store);
             }
             TopicRows rows = new TopicRows(

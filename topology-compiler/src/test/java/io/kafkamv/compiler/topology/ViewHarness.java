@@ -53,6 +53,12 @@ public final class ViewHarness implements AutoCloseable {
         return this;
     }
 
+    /** Makes a relation readable by the view, e.g. another view's, whose changes are then piped with upsert and delete. */
+    public ViewHarness relation(Relation relation) {
+        relations.put(relation.name(), relation);
+        return this;
+    }
+
     /** Inserts a row into a table without a primary key. */
     public ViewHarness insert(String table, long rowId, Object... row) {
         if (inputs.containsKey(table)) {
