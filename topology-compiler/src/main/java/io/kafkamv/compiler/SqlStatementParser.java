@@ -43,7 +43,23 @@ public final class SqlStatementParser {
         String message = found.isEmpty()
             ? "syntax error at end of input"
             : "syntax error at or near \"" + found + "\"";
-        return new CompileException(CompileException.Category.SYNTAX, message, position, expected(e));
+        return new CompileException(CompileException.Category.SYNTAX, message, position,
+            isReservedAlias(sql, position, found) ? reservedWordHint(found) : expected(e));
+    }
+
+    /**
+     * Whether the offending token is a reserved word given as a name after {@code AS}: words PostgreSQL lets
+     * users name columns with but Calcite reserves, such as {@code initial} and {@code at}.
+     */
+    private static boolean isReservedAlias(String sql, int position, String token) {
+        return !token.isEmpty() && Character.isLetter(token.charAt(0))
+            && sql.substring(0, position - 1).stripTrailing().toUpperCase(Locale.ROOT).matches("(?s).*\\bAS")
+            && SqlParser.create("", SqlDialect.parserConfig()).getMetadata().isReservedWord(token.toUpperCase(Locale.ROOT));
+    }
+
+    private static String reservedWordHint(String word) {
+        String name = word.toLowerCase(Locale.ROOT);
+        return "\"" + name + "\" is a reserved word; to use it as a name, write it in double quotes: \"" + name + "\"";
     }
 
     private static String tokenAt(String sql, int position) {

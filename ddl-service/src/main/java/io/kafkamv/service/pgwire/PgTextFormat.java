@@ -32,6 +32,12 @@ final class PgTextFormat {
         if (value instanceof BigDecimal decimal) {
             return decimal.toPlainString();
         }
+        if (value instanceof Double number) {
+            return floating(number, Double.toString(number), 15);
+        }
+        if (value instanceof Float number) {
+            return floating(number, Float.toString(number), 6);
+        }
         if (value instanceof java.sql.Timestamp timestamp) {
             return TIMESTAMP.format(timestamp.toLocalDateTime());
         }
@@ -49,5 +55,28 @@ final class PgTextFormat {
             return hex.toString();
         }
         return value.toString();
+    }
+
+    /**
+     * A float as PostgreSQL 12+ writes it: the shortest digits that read back exactly (Java's
+     * {@code toString} gives those), plain between 1e-4 and 10^{@code digits}, else as {@code 1.5e+16}.
+     */
+    private static String floating(double number, String shortest, int digits) {
+        if (Double.isNaN(number)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(number)) {
+            return number > 0 ? "Infinity" : "-Infinity";
+        }
+        if (number == 0) {
+            return 1 / number < 0 ? "-0" : "0";
+        }
+        BigDecimal exact = new BigDecimal(shortest).stripTrailingZeros();
+        int exponent = exact.precision() - exact.scale() - 1;
+        if (exponent >= -4 && exponent < digits) {
+            return exact.toPlainString();
+        }
+        String mantissa = exact.movePointLeft(exponent).toPlainString();
+        return mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format(java.util.Locale.ROOT, "%02d", Math.abs(exponent));
     }
 }

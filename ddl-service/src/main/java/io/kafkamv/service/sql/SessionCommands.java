@@ -92,6 +92,30 @@ final class SessionCommands {
         };
     }
 
+    /**
+     * DESCRIBE: a table's, source's or view's columns, then its key, as RisingWave prints them. A view's
+     * key is the columns its rows are unique by (its GROUP BY columns, say), when they are among its columns.
+     */
+    StatementResult describe(org.apache.calcite.sql.SqlDescribeTable describe) {
+        SqlIdentifier identifier = describe.getTable();
+        String name = identifier.names.get(identifier.names.size() - 1);
+        CatalogEntry entry = context.catalog().entry(name)
+            .filter(found -> found.visible() && found.kind() != ObjectKind.SINK && found.kind() != ObjectKind.INDEX)
+            .orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist"));
+        Relation relation = CatalogService.relation(entry);
+        List<List<Object>> rows = new ArrayList<>();
+        relation.schema().columns().forEach(column -> rows.add(Arrays.asList(column.name(),
+            column.type().postgresName(), column.nullable() ? "yes" : "no")));
+        List<String> columnNames = relation.schema().columns().stream().map(io.kafkamv.connectors.schema.Column::name).toList();
+        List<String> key = relation.key().stream().map(io.kafkamv.connectors.schema.Column::name).toList();
+        if (!key.isEmpty() && columnNames.containsAll(key)) {
+            rows.add(Arrays.asList(entry.kind() == ObjectKind.MATERIALIZED_VIEW ? "unique key" : "primary key",
+                String.join(", ", key), null));
+        }
+        return new StatementResult.Rows(List.of(new ResultColumn("Name", SqlType.VARCHAR),
+            new ResultColumn("Type", SqlType.VARCHAR), new ResultColumn("Nullable", SqlType.VARCHAR)), rows, "DESCRIBE");
+    }
+
     /** Sources with the topic they read, its format, and how many of its records could not be read. */
     private StatementResult sources() {
         List<List<Object>> rows = context.catalog().entries(ObjectKind.SOURCE).stream()

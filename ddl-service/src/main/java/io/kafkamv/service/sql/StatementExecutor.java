@@ -150,6 +150,9 @@ public final class StatementExecutor {
         if (node instanceof SqlShow show) {
             return show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
         }
+        if (node instanceof org.apache.calcite.sql.SqlDescribeTable describe) {
+            return sessions.describe(describe);
+        }
         if (node instanceof SqlCancelJobs cancel) {
             return jobs.cancel(cancel.jobIds());
         }

@@ -33,6 +33,7 @@ public final class KafkaMvFunctions {
         schema.add("jsonb_text_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextField"));
         schema.add("jsonb_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbElement"));
         schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
+        schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
     }
 
     /**

@@ -122,4 +122,16 @@ class KafkaMvGrammarTest {
         assertThat(node).isInstanceOf(type);
         return type.cast(node);
     }
+
+    @Test
+    void aReservedWordGivenAsANameIsExplained() {
+        assertThatThrownBy(() -> SqlStatementParser.parse("SELECT substring(c FROM 1 FOR 1) AS initial FROM t"))
+            .isInstanceOfSatisfying(CompileException.class, e -> {
+                assertThat(e.getMessage()).isEqualTo("syntax error at or near \"initial\"");
+                assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).startsWith("\"initial\" is a reserved word; to use it as a name, write it in double quotes"));
+            });
+        assertThatThrownBy(() -> SqlStatementParser.parse("SELECT FROM t"))
+            .isInstanceOfSatisfying(CompileException.class,
+                e -> assertThat(e.hint().orElse("")).doesNotContain("reserved word"));
+    }
 }

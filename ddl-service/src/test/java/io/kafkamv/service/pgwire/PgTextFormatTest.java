@@ -1,0 +1,54 @@
+package io.kafkamv.service.pgwire;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/** Floats in text format as a real PostgreSQL writes them (the one {@code bin/test-postgres start} runs). */
+class PgTextFormatTest {
+
+    private static final List<Double> DOUBLES = List.of(117.0, 1.5, 0.1, 1e15, 1e16, 123456789012345.0, 1e-4, 1e-5,
+        1.5e-7, -2.5, 0.0, -0.0, 1.0 / 3, 9007199254740992.0, Double.MAX_VALUE, 2.5e-300, Double.NaN,
+        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 99999.99, -123.456e20);
+    private static final List<Float> FLOATS = List.of(1.5f, 100000f, 1000000f, 1e7f, 123456.7f, 1e-4f, 1e-5f, 3.4e38f,
+        0.1f, -7.25f);
+
+    @Test
+    void floatsAreWrittenAsPostgresWritesThem() throws SQLException {
+        SoftAssertions softly = new SoftAssertions();
+        try (Connection postgres = DriverManager.getConnection(
+                env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
+                env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+            for (double value : DOUBLES) {
+                softly.assertThat(PgTextFormat.format(value)).as("float8 %s", value)
+                    .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float8)::text", Double.toString(value)));
+            }
+            for (float value : FLOATS) {
+                softly.assertThat(PgTextFormat.format(value)).as("float4 %s", value)
+                    .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float4)::text", Float.toString(value)));
+            }
+        }
+        softly.assertAll();
+    }
+
+    private static String postgres(Connection postgres, String sql, String value) throws SQLException {
+        try (PreparedStatement statement = postgres.prepareStatement(sql)) {
+            statement.setString(1, value);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getString(1);
+            }
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
