@@ -37,6 +37,13 @@ public final class SourceRecordDecoder {
     public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
     public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
 
+    /**
+     * The option bounding a record's value, in bytes: a larger one is dead-lettered, not read, so one
+     * huge record cannot exhaust a view's memory. Above the broker's default message size (1 MiB).
+     */
+    public static final String MAX_RECORD_BYTES = "max_record_bytes";
+    public static final int DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
     /** Reads the bytes of a record's key or value into values of some columns. */
     @FunctionalInterface
     private interface RowReader {
@@ -51,7 +58,9 @@ public final class SourceRecordDecoder {
     private final RowReader rows;
     private final RowReader keys;
     private final int[] keyColumns;
+    private final List<Column> key;
     private final boolean debezium;
+    private final int maxRecordBytes;
 
     /** @param options what the format needs besides the bytes: for Avro, {@link #SCHEMA_REGISTRY} */
     public SourceRecordDecoder(RowSchema schema, String format, Map<String, String> options) {
@@ -65,6 +74,8 @@ public final class SourceRecordDecoder {
         this.values = new JsonRowDecoder(schema.columns());
         List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow())
             .map(c -> new Column(c.name(), c.type(), false)).toList();
+        this.key = key;
+        this.maxRecordBytes = maxRecordBytes(options);
         if (format.equals("avro")) {
             String url = options.get(SCHEMA_REGISTRY);
             if (url == null || url.isBlank()) {
@@ -86,7 +97,9 @@ public final class SourceRecordDecoder {
             this.rows = values::decode;
             this.keys = new JsonRowDecoder(key)::decode;
         }
-        this.keyColumns = key.stream().mapToInt(schema.columns()::indexOf).toArray();
+        // By name: the key's columns are declared NOT NULL, the schema's may not be.
+        List<String> names = schema.columns().stream().map(Column::name).toList();
+        this.keyColumns = key.stream().mapToInt(column -> names.indexOf(column.name())).toArray();
     }
 
     /**
@@ -95,6 +108,10 @@ public final class SourceRecordDecoder {
      * @throws MalformedRecordException with the reason, when the record cannot be read
      */
     public Change decode(int partition, long offset, byte[] key, byte[] value) {
+        if (value != null && value.length > maxRecordBytes) {
+            throw new MalformedRecordException("record of " + value.length + " bytes is larger than "
+                + MAX_RECORD_BYTES + " (" + maxRecordBytes + ")");
+        }
         if (debezium) {
             return value == null ? null : debeziumChange(JsonRowDecoder.parse(value));
         }
@@ -130,11 +147,32 @@ public final class SourceRecordDecoder {
         }
     }
 
+    /** The row's primary key; a row without one cannot be kept, so it is malformed rather than a crash downstream. */
     private Object[] keyOf(Object[] row) {
         Object[] rowKey = new Object[keyColumns.length];
         for (int i = 0; i < keyColumns.length; i++) {
             rowKey[i] = row[keyColumns[i]];
+            if (rowKey[i] == null) {
+                throw new MalformedRecordException("primary key column \"" + key.get(i).name() + "\" is null");
+            }
         }
         return rowKey;
+    }
+
+    /** The {@value #MAX_RECORD_BYTES} option: a positive number of bytes. */
+    public static int maxRecordBytes(Map<String, String> options) {
+        String value = options.get(MAX_RECORD_BYTES);
+        if (value == null) {
+            return DEFAULT_MAX_RECORD_BYTES;
+        }
+        try {
+            int bytes = Integer.parseInt(value.trim());
+            if (bytes > 0) {
+                return bytes;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        throw new IllegalArgumentException(MAX_RECORD_BYTES + " must be a positive number of bytes, not '" + value + "'");
     }
 }

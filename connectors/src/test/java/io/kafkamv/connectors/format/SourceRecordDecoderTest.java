@@ -39,6 +39,46 @@ class SourceRecordDecoderTest {
     }
 
     @Test
+    void aRowWithoutItsPrimaryKeyIsMalformedInEveryFormatThatHasOne() {
+        for (String format : List.of("json", "debezium-json", "csv")) {
+            SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, format, Map.of());
+            byte[] keyless = bytes(switch (format) {
+                case "json" -> "{\"name\": \"ann\"}";
+                case "debezium-json" -> "{\"after\": {\"id\": null, \"name\": \"ann\"}, \"op\": \"c\"}";
+                default -> ",ann";
+            });
+
+            assertThatThrownBy(() -> decoder.decode(0, 1, null, keyless)).as(format)
+                .isInstanceOf(MalformedRecordException.class).hasMessageContaining("\"id\"").hasMessageContaining("null");
+        }
+    }
+
+    @Test
+    void aNullableKeyColumnWithoutAValueIsMalformedToo() {
+        RowSchema nullableKey = new RowSchema(List.of(Column.of("id", SqlType.INTEGER), Column.of("name", SqlType.VARCHAR)),
+            List.of("id"));
+        SourceRecordDecoder decoder = new SourceRecordDecoder(nullableKey, "json", Map.of());
+
+        assertThatThrownBy(() -> decoder.decode(0, 1, null, bytes("{\"name\": \"ann\"}")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("primary key column \"id\" is null");
+    }
+
+    @Test
+    void aRecordLargerThanTheLimitIsMalformedAndOneAtTheLimitIsRead() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json",
+            Map.of(SourceRecordDecoder.MAX_RECORD_BYTES, "27"));
+        byte[] atLimit = bytes("{\"id\": 1, \"name\": \"abcdef\"}");
+        byte[] over = bytes("{\"id\": 1, \"name\": \"abcdefg\"}");
+
+        assertThat(atLimit).hasSize(27);
+        assertThat(decoder.decode(0, 1, null, atLimit).row()).containsExactly(1, "abcdef");
+        assertThatThrownBy(() -> decoder.decode(0, 2, null, over)).isInstanceOf(MalformedRecordException.class)
+            .hasMessage("record of 28 bytes is larger than max_record_bytes (27)");
+        assertThatThrownBy(() -> new SourceRecordDecoder(CUSTOMERS, "json", Map.of(SourceRecordDecoder.MAX_RECORD_BYTES, "0")))
+            .hasMessage("max_record_bytes must be a positive number of bytes, not '0'");
+    }
+
+    @Test
     void jsonTombstonesDeleteByTheirJsonKey() {
         SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json", Map.of());
 

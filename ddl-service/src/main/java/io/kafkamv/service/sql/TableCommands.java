@@ -109,17 +109,29 @@ final class TableCommands {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw SqlError.internal("interrupted while looking up topic " + topic, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw SqlError.of(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" does not exist or cannot be read: "
-                + e.getMessage());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                throw SqlError.at(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" does not exist", 0,
+                    "create the topic first, or check its name: a source reads a topic others write");
+            }
+            throw SqlError.of(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" cannot be read: "
+                + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            throw SqlError.of(SqlState.UNDEFINED_OBJECT, "topic \"" + topic + "\" cannot be read: the cluster did not "
+                + "answer within 30 s");
         }
         Map<String, String> formatOptions = new java.util.TreeMap<>();
         options.forEach((key, value) -> {
             if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)
-                || key.startsWith("scan.startup.")) {
+                || key.equals(SourceRecordDecoder.MAX_RECORD_BYTES) || key.startsWith("scan.startup.")) {
                 formatOptions.put(key, value);
             }
         });
+        try {
+            SourceRecordDecoder.maxRecordBytes(formatOptions);
+        } catch (IllegalArgumentException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+        }
         if (format.equals("avro") && !formatOptions.containsKey(SourceRecordDecoder.SCHEMA_REGISTRY)) {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "an avro source needs a Schema Registry", 0,
                 "add schema.registry = 'http://registry:8081' to WITH (...)");
