@@ -135,6 +135,26 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
+    /** Stops every node at once, keeping their data: the whole cluster down, as in a power cut handled cleanly. */
+    public void stopAllNodes() {
+        runOnAllNodes(KafkaNode::stop, nodes.stream().filter(KafkaNode::isRunning).toList());
+    }
+
+    /**
+     * Starts every stopped node at once, on the same ports and data, and waits until all brokers serve.
+     * Together, because a KRaft controller waits for a majority of the quorum before it serves.
+     */
+    public void startAllNodes() {
+        runOnAllNodes(node -> {
+            try {
+                node.start(clusterId);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, nodes.stream().filter(node -> !node.isRunning()).toList());
+        awaitBrokers(nodes.size(), Duration.ofSeconds(60));
+    }
+
     /** The node whose controller leads the KRaft quorum right now. */
     public int activeControllerId() {
         try (Admin admin = Admin.create(clientProperties())) {
