@@ -61,6 +61,9 @@ public final class JobRunner implements AutoCloseable {
     private final String instanceId;
     private final RemoteViewRows remoteRows;
     private final Map<Long, ViewRuntime> runtimes = new ConcurrentHashMap<>();
+    /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
+    private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
+    private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-runner");
         thread.setDaemon(true);
@@ -336,6 +339,7 @@ public final class JobRunner implements AutoCloseable {
                 trackBackfill(job);
             }
         }
+        stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
     }
 
     private void ensureRunning(Job job) {
@@ -394,9 +398,37 @@ public final class JobRunner implements AutoCloseable {
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
             store.put(job.withProgress(progress.consumed(), 1.0).withStatus(JobStatus.CREATED, null));
-        } else if (progress.fraction() > job.progress() + 1e-4) {
-            store.put(job.withProgress(progress.consumed(), progress.fraction()));
+        } else {
+            if (progress.fraction() > job.progress() + 1e-4) {
+                store.put(job.withProgress(progress.consumed(), progress.fraction()));
+            }
+            restartIfStalled(job, progress, runtime);
         }
+    }
+
+    /**
+     * Restarts this instance's Kafka Streams instance of a job whose backfill has not moved for
+     * {@link #STALL_LIMIT} although nothing holds it back. A job once accepted must finish; this
+     * is the last resort against a Streams instance that stops making progress (seen once in CI:
+     * tasks re-created after an unclean restart while the backfill throttle paused them never resumed).
+     */
+    private void restartIfStalled(Job job, BackfillProgress progress, ViewRuntime runtime) {
+        long now = System.nanoTime();
+        Stall last = stalls.get(job.id());
+        if (last == null || !last.consumed().equals(progress.consumed()) || job.rateLimit() == 0) {
+            stalls.put(job.id(), new Stall(progress.consumed(), now));
+            return;
+        }
+        if (now - last.since() > STALL_LIMIT.toNanos()) {
+            LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (Kafka Streams "
+                + "state {}); restarting it on this instance", job.id(), job.objectName(), STALL_LIMIT.toSeconds(),
+                runtime.state());
+            stalls.remove(job.id());
+            stop(job.id(), false);
+        }
+    }
+
+    private record Stall(Map<String, Long> consumed, long since) {
     }
 
     /** Stops the job everywhere it runs and deletes all it made: topics, group, state, catalog entry. */

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
@@ -29,6 +31,13 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 final class ViewRuntime implements AutoCloseable {
 
     private static final Duration ROW_COUNT_TTL = Duration.ofSeconds(30);
+    /** One thread counts every view's rows in turn, so counting never competes with a view for more than a core. */
+    private static final java.util.concurrent.ExecutorService ROW_COUNTER = java.util.concurrent.Executors
+        .newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "kafkamv-row-counter");
+            thread.setDaemon(true);
+            return thread;
+        });
 
     private final Job job;
     private final PhysicalPlan plan;
@@ -37,8 +46,9 @@ final class ViewRuntime implements AutoCloseable {
     private final BackfillThrottle throttle = new BackfillThrottle();
     private KafkaStreamsMetrics metrics;
     private JdbcSink jdbcSink;
-    private long rowsCounted;
-    private long rowsCountedAt;
+    private final AtomicLong rowsCounted = new AtomicLong();
+    private final AtomicLong rowsCountedAt = new AtomicLong(System.nanoTime() - ROW_COUNT_TTL.toNanos());
+    private final AtomicBoolean counting = new AtomicBoolean();
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
         this.job = job;
@@ -112,9 +122,17 @@ final class ViewRuntime implements AutoCloseable {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
     /** Applies the job's current backfill rate limit while it creates its object, and lifts it after. */
     synchronized void throttle(Job current) {
-        if (current.status() == io.kafkamv.jobstore.JobStatus.CREATING && current.rateLimit() >= 0) {
+        // A positive limit holds back processing only: pausing while tasks restore their state (after a
+        // rebalance or an unclean restart) would hold back the restore too, which Kafka Streams may not
+        // pick up again on resume. A limit of 0 pauses everything, as asked.
+        boolean limited = current.rateLimit() == 0 || current.rateLimit() > 0 && isRunning();
+        if (current.status() == io.kafkamv.jobstore.JobStatus.CREATING && limited) {
             throttle.apply(current.rateLimit(), streams, plan.sourceTopics());
         } else {
             throttle.release(streams);
@@ -163,29 +181,40 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     /**
-     * The rows in this instance's share of the store, counted at most every {@link #ROW_COUNT_TTL}: RocksDB's
-     * own estimate counts overwritten keys (an aggregate of 10 groups reads as tens of thousands), so we
-     * count, and cache the count because counting reads the whole store.
+     * The rows in this instance's share of the store as last counted, and a new count started in the
+     * background when that one is older than {@link #ROW_COUNT_TTL}. RocksDB's own estimate counts
+     * overwritten keys (an aggregate of 10 groups reads as tens of thousands), so we count; counting reads
+     * the whole store, so a scrape never waits for it.
      */
-    private synchronized long localRows() {
+    private long localRows() {
         long now = System.nanoTime();
-        if (rowsCountedAt != 0 && now - rowsCountedAt < ROW_COUNT_TTL.toNanos()) {
-            return rowsCounted;
+        if (now - rowsCountedAt.get() >= ROW_COUNT_TTL.toNanos() && counting.compareAndSet(false, true)) {
+            ROW_COUNTER.execute(() -> {
+                try {
+                    rowsCounted.set(countRows());
+                    rowsCountedAt.set(System.nanoTime());
+                } catch (RuntimeException notReady) {
+                    // The store is not ready (a rebalance, a restore): keep the last count and try at the next scrape.
+                } finally {
+                    counting.set(false);
+                }
+            });
+        }
+        return rowsCounted.get();
+    }
+
+    private long countRows() {
+        if (!isRunning() || plan.store() == null) {
+            return 0;
         }
         long rows = 0;
-        if (isRunning() && plan.store() != null) {
-            try (var all = streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
-                QueryableStoreTypes.<Object, Object>keyValueStore())).all()) {
-                while (all.hasNext()) {
-                    all.next();
-                    rows++;
-                }
-            } catch (RuntimeException notReady) {
-                return rowsCounted;
+        try (var all = streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
+            QueryableStoreTypes.<Object, Object>keyValueStore())).all()) {
+            while (all.hasNext()) {
+                all.next();
+                rows++;
             }
         }
-        rowsCounted = rows;
-        rowsCountedAt = now;
         return rows;
     }
 
