@@ -4,6 +4,9 @@
 
 const page = document.getElementById('page');
 let refreshTimer = null;
+/** Counts page changes: work started for an earlier page does not draw over the current one. */
+let generation = 0;
+const current = token => token === generation;
 
 /** Builds an element: el('td', {class: 'num'}, 'text', childElement, ...). */
 function el(tag, attributes, ...children) {
@@ -56,15 +59,16 @@ function formatDuration(seconds) {
   return `${rest}s`;
 }
 
-function schedule(refresh, millis) {
+function schedule(refresh, millis, token) {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(async () => {
+    if (!current(token)) return;
     try {
       await refresh();
     } catch (e) {
       setConnection(false);
     }
-    schedule(refresh, millis);
+    if (current(token)) schedule(refresh, millis, token);
   }, millis);
 }
 
@@ -103,11 +107,12 @@ function confirmCancel(job) {
   const dialog = document.getElementById('confirm-cancel');
   document.getElementById('confirm-cancel-text').textContent =
     `Cancel job ${job.id} (${job.object})? Its progress and everything it built so far are dropped.`;
+  dialog.returnValue = '';
   dialog.onclose = async () => {
     if (dialog.returnValue !== 'cancel') return;
     const response = await api('DELETE', `/v1/jobs/${job.id}`);
     if (!response.ok) alertProblem(response.json);
-    await renderJobs(false);
+    await renderJobs(false, generation);
   };
   dialog.showModal();
 }
@@ -117,8 +122,9 @@ function alertProblem(problem) {
     problem.detail || problem.title));
 }
 
-async function renderJobs(first) {
+async function renderJobs(first, token) {
   const {json} = await api('GET', '/v1/jobs');
+  if (!current(token)) return;
   const jobs = [...json.jobs].sort((a, b) => b.id - a.id);
   const table = jobs.length === 0
     ? el('p', {class: 'empty'}, 'No jobs. Run CREATE MATERIALIZED VIEW, CREATE SINK or CREATE INDEX to start one.')
@@ -133,12 +139,15 @@ async function renderJobs(first) {
     const body = document.getElementById('jobs-body');
     if (body) body.replaceChildren(table);
   }
+  // How many times the table was drawn from a fresh answer, for tests waiting for the page to catch up.
+  page.dataset.draws = String(Number(page.dataset.draws || 0) + 1);
 }
 
 // ---- Objects ---------------------------------------------------------------------------------
 
-async function renderObjects() {
+async function renderObjects(token) {
   const {json} = await api('GET', '/v1/objects');
+  if (!current(token)) return;
   const byKind = new Map();
   for (const object of json.objects) {
     if (!byKind.has(object.kind)) byKind.set(object.kind, []);
@@ -158,9 +167,10 @@ async function renderObjects() {
     ...(sections.length ? sections : [el('p', {class: 'empty'}, 'Nothing yet: create a table or a source first.')]));
 }
 
-async function renderObject(name) {
+async function renderObject(name, token) {
   page.replaceChildren(el('h1', {}, name), el('p', {class: 'empty'}, 'Loading…'));
   const {ok, json} = await api('GET', `/v1/objects/${encodeURIComponent(name)}`);
+  if (!current(token)) return;
   if (!ok) {
     page.replaceChildren(el('h1', {}, name), el('div', {class: 'error'}, json.detail));
     return;
@@ -299,25 +309,26 @@ function errorView(problem, sql) {
 
 async function route() {
   clearTimeout(refreshTimer);
+  const token = ++generation;
   const hash = location.hash || '#/jobs';
   for (const link of document.querySelectorAll('nav a')) {
     link.classList.toggle('active', hash.startsWith(link.getAttribute('href')));
   }
   try {
     if (hash.startsWith('#/objects/')) {
-      await renderObject(decodeURIComponent(hash.slice('#/objects/'.length)));
+      await renderObject(decodeURIComponent(hash.slice('#/objects/'.length)), token);
     } else if (hash.startsWith('#/objects')) {
-      await renderObjects();
-      schedule(renderObjects, 5000);
+      await renderObjects(token);
+      schedule(() => renderObjects(token), 5000, token);
     } else if (hash.startsWith('#/sql')) {
       renderSql();
     } else {
-      await renderJobs(true);
-      schedule(() => renderJobs(false), 1000);
+      await renderJobs(true, token);
+      schedule(() => renderJobs(false, token), 1000, token);
     }
   } catch (e) {
     setConnection(false);
-    schedule(route, 2000);
+    if (current(token)) schedule(route, 2000, token);
   }
 }
 

@@ -16,6 +16,21 @@ class RedactionTest {
     }
 
     @Test
+    void everyFormOfValueTheGrammarTakesIsMasked() {
+        assertThat(Redaction.statement("WITH (password = \"s3cret\", token = hunter2, secret = 12345, "
+            + "password2 = N'x', api_secret = U&'y')"))
+            .isEqualTo("WITH (password = '***', token = '***', secret = '***', password2 = '***', api_secret = '***')");
+    }
+
+    @Test
+    void aSecretInsideAValueIsMasked() {
+        String url = "jdbc:postgresql://db/app?user=app&password=p4ss&ssl=true";
+
+        assertThat(Redaction.value(url)).isEqualTo("jdbc:postgresql://db/app?user=app&password=***&ssl=true");
+        assertThat(Redaction.statement("WITH (url = '" + url + "')")).doesNotContain("p4ss");
+    }
+
+    @Test
     void keysNamingSecretsAreSecret() {
         assertThat(Redaction.isSecret("schema.registry.password")).isTrue();
         assertThat(Redaction.isSecret("PASSWORD")).isTrue();

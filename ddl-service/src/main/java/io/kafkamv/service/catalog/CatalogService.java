@@ -52,7 +52,13 @@ public final class CatalogService implements Catalog {
 
     public static Relation relation(CatalogEntry entry) {
         try {
-            return JSON.treeToValue(entry.definition(), Relation.class);
+            Relation relation = JSON.treeToValue(entry.definition(), Relation.class);
+            // Entries stored before relations recorded it: a table's or source's rows are only inserted when it has
+            // no primary key; a view's are taken as changing, which is always safe.
+            boolean recorded = entry.definition().has("insertsOnly");
+            return recorded || (entry.kind() != ObjectKind.TABLE && entry.kind() != ObjectKind.SOURCE) ? relation
+                : new Relation(relation.name(), relation.schema(), relation.key(), relation.topic(), relation.format(),
+                    relation.deadLetterTopic(), relation.formatOptions(), relation.schema().appendOnly());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Catalog entry " + entry.name() + " has an unreadable definition", e);
         }

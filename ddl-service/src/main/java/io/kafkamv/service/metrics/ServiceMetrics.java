@@ -3,8 +3,9 @@ package io.kafkamv.service.metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -39,16 +40,23 @@ public final class ServiceMetrics implements AutoCloseable {
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final JobStore store;
     private final JobRates rates;
-    private final List<Family<Job>> jobFamilies;
+    private final List<Family<JobSample>> jobFamilies;
     private final List<Family<LocalViewStats>> viewFamilies;
     private Supplier<List<LocalViewStats>> localViews = List::of;
 
-    /** A gauge family with one series per job or object, whose rows are set anew at every scrape. */
-    private record Family<T>(MultiGauge gauge, Function<T, Tags> tags, ToDoubleFunction<T> value, Predicate<T> present) {
+    /** A gauge family with one series per job or object (none where it has no value), set anew at every scrape. */
+    private record Family<T>(MultiGauge gauge, Function<T, Tags> tags, Function<T, OptionalDouble> value) {
         void refresh(List<T> items) {
-            gauge.register(items.stream().filter(present)
-                .map(item -> MultiGauge.Row.of(tags.apply(item), value.applyAsDouble(item))).toList(), true);
+            List<MultiGauge.Row<?>> rows = new java.util.ArrayList<>();
+            for (T item : items) {
+                value.apply(item).ifPresent(number -> rows.add(MultiGauge.Row.of(tags.apply(item), number)));
+            }
+            gauge.register(rows, true);
         }
+    }
+
+    /** A job and its rate, read once per scrape so that every family sees the same figures. */
+    private record JobSample(Job job, Optional<JobRates.Rate> rate) {
     }
 
     public ServiceMetrics(JobStore store, JobRates rates) {
@@ -66,18 +74,20 @@ public final class ServiceMetrics implements AutoCloseable {
                 .register(registry);
         }
         jobFamilies = List.of(
-            jobFamily("kafkamv.job.progress", "Fraction of a job's backfill done, 0 to 1", Job::progress),
-            jobFamily("kafkamv.job.records.backfilled", "Source records a job has backfilled", Job::recordsDone),
+            jobFamily("kafkamv.job.progress", "Fraction of a job's backfill done, 0 to 1",
+                sample -> OptionalDouble.of(sample.job().progress())),
+            jobFamily("kafkamv.job.records.backfilled", "Source records a job has backfilled",
+                sample -> OptionalDouble.of(sample.job().recordsDone())),
             jobFamily("kafkamv.job.records.remaining", "Source records a job still has to backfill",
-                Job::recordsRemaining),
-            new Family<>(gauge("kafkamv.job.records.per.second", "Records a job backfills per second, over the last 10 s"),
-                ServiceMetrics::tags, job -> rates.of(job).map(JobRates.Rate::recordsPerSecond).orElse(0.0),
-                job -> rates.of(job).isPresent()),
-            new Family<>(gauge("kafkamv.job.eta.seconds", "Estimated seconds until a job's backfill is done, at its current rate"),
-                ServiceMetrics::tags, job -> rates.of(job).flatMap(JobRates.Rate::eta).orElseThrow().toMillis() / 1000.0,
-                job -> rates.of(job).flatMap(JobRates.Rate::eta).isPresent()),
+                sample -> OptionalDouble.of(sample.job().recordsRemaining())),
+            jobFamily("kafkamv.job.records.per.second", "Records a job backfills per second, over the last 10 s",
+                sample -> sample.rate().map(rate -> OptionalDouble.of(rate.recordsPerSecond())).orElse(OptionalDouble.empty())),
+            jobFamily("kafkamv.job.eta.seconds", "Estimated seconds until a job's backfill is done, at its current rate",
+                sample -> sample.rate().flatMap(JobRates.Rate::eta)
+                    .map(eta -> OptionalDouble.of(eta.toMillis() / 1000.0)).orElse(OptionalDouble.empty())),
             new Family<>(gauge("kafkamv.job.state", "1 for each job, tagged with its state"),
-                job -> tags(job).and("state", job.status().name().toLowerCase(Locale.ROOT)), job -> 1, job -> true));
+                sample -> tags(sample.job()).and("state", sample.job().status().name().toLowerCase(Locale.ROOT)),
+                sample -> OptionalDouble.of(1)));
         viewFamilies = List.of(
             viewFamily("kafkamv.view.rows", "Rows of an object held on this instance, counted at most every 30 s",
                 LocalViewStats::rows),
@@ -94,13 +104,14 @@ public final class ServiceMetrics implements AutoCloseable {
         this.localViews = views;
     }
 
-    private Family<Job> jobFamily(String name, String description, ToDoubleFunction<Job> value) {
-        return new Family<>(gauge(name, description), ServiceMetrics::tags, value, job -> true);
+    private Family<JobSample> jobFamily(String name, String description, Function<JobSample, OptionalDouble> value) {
+        return new Family<>(gauge(name, description), sample -> tags(sample.job()), value);
     }
 
     private Family<LocalViewStats> viewFamily(String name, String description, ToDoubleFunction<LocalViewStats> value) {
         return new Family<>(gauge(name, description),
-            view -> Tags.of("job_id", String.valueOf(view.jobId()), "object", view.object()), value, view -> true);
+            view -> Tags.of("job_id", String.valueOf(view.jobId()), "object", view.object()),
+            view -> OptionalDouble.of(value.applyAsDouble(view)));
     }
 
     private MultiGauge gauge(String name, String description) {
@@ -134,7 +145,8 @@ public final class ServiceMetrics implements AutoCloseable {
     /** The Prometheus text, with per-job figures read from the job store at this moment. */
     public String scrape() {
         List<Job> jobs = store.jobs().stream().filter(job -> job.status() != JobStatus.CANCELLING).toList();
-        jobFamilies.forEach(family -> family.refresh(jobs));
+        List<JobSample> samples = jobs.stream().map(job -> new JobSample(job, rates.of(job))).toList();
+        jobFamilies.forEach(family -> family.refresh(samples));
         List<LocalViewStats> views = localViews.get();
         viewFamilies.forEach(family -> family.refresh(views));
         return registry.scrape();

@@ -33,10 +33,10 @@ final class PgTextFormat {
             return decimal.toPlainString();
         }
         if (value instanceof Double number) {
-            return floating(number, Double.toString(number), 15);
+            return floating(number, shortest(number), 15);
         }
         if (value instanceof Float number) {
-            return floating(number, Float.toString(number), 6);
+            return floating(number, shortest(number), 6);
         }
         if (value instanceof java.sql.Timestamp timestamp) {
             return TIMESTAMP.format(timestamp.toLocalDateTime());
@@ -58,10 +58,52 @@ final class PgTextFormat {
     }
 
     /**
-     * A float as PostgreSQL 12+ writes it: the shortest digits that read back exactly (Java's
-     * {@code toString} gives those), plain between 1e-4 and 10^{@code digits}, else as {@code 1.5e+16}.
+     * The fewest significant digits that read back as the same double, as PostgreSQL's Ryū-based output
+     * finds them: a candidate must lie within the double's rounding interval, on its lower bound only when
+     * the double's mantissa is even, never on its upper one. Java 17's {@code Double.toString} sometimes gives more digits (fixed in
+     * Java 19), and takes 1e23 for the double 9.999999999999999e+22, which PostgreSQL does not.
      */
-    private static String floating(double number, String shortest, int digits) {
+    private static BigDecimal shortest(double number) {
+        if (!Double.isFinite(number) || number == 0) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal exact = new BigDecimal(number);
+        BigDecimal ulp = new BigDecimal(Math.ulp(number));
+        return shortest(exact, new BigDecimal(Math.nextDown(number)), Double.isFinite(Math.nextUp(number))
+            ? new BigDecimal(Math.nextUp(number)) : exact.add(ulp), (Double.doubleToRawLongBits(number) & 1) == 0, 17);
+    }
+
+    private static BigDecimal shortest(float number) {
+        if (!Float.isFinite(number) || number == 0) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal exact = new BigDecimal(number);
+        BigDecimal ulp = new BigDecimal(Math.ulp(number));
+        return shortest(exact, new BigDecimal(Math.nextDown(number)), Float.isFinite(Math.nextUp(number))
+            ? new BigDecimal(Math.nextUp(number)) : exact.add(ulp), (Float.floatToRawIntBits(number) & 1) == 0, 9);
+    }
+
+    private static BigDecimal shortest(BigDecimal exact, BigDecimal below, BigDecimal above, boolean boundsIncluded,
+                                       int maxDigits) {
+        BigDecimal two = BigDecimal.valueOf(2);
+        BigDecimal low = exact.add(below).divide(two);
+        BigDecimal high = exact.add(above).divide(two);
+        for (int digits = 1; digits < maxDigits; digits++) {
+            BigDecimal candidate = exact.round(new java.math.MathContext(digits));
+            int fromLow = candidate.compareTo(low);
+            int fromHigh = candidate.compareTo(high);
+            if (fromLow > 0 && fromHigh < 0 || boundsIncluded && fromLow == 0) {
+                return candidate;
+            }
+        }
+        return exact.round(new java.math.MathContext(maxDigits));
+    }
+
+    /**
+     * A float as PostgreSQL 12+ writes it: the shortest digits that read back exactly, plain between 1e-4
+     * and 10^{@code digits}, else as {@code 1.5e+16}.
+     */
+    private static String floating(double number, BigDecimal shortest, int digits) {
         if (Double.isNaN(number)) {
             return "NaN";
         }
@@ -71,7 +113,7 @@ final class PgTextFormat {
         if (number == 0) {
             return 1 / number < 0 ? "-0" : "0";
         }
-        BigDecimal exact = new BigDecimal(shortest).stripTrailingZeros();
+        BigDecimal exact = shortest.stripTrailingZeros();
         int exponent = exact.precision() - exact.scale() - 1;
         if (exponent >= -4 && exponent < digits) {
             return exact.toPlainString();

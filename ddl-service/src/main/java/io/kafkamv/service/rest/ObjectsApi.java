@@ -19,7 +19,6 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.sql.Notices;
-import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.StatementExecutor;
 import io.kafkamv.service.sql.StatementResult;
 import org.slf4j.Logger;
@@ -50,7 +49,10 @@ final class ObjectsApi {
             .toList()));
     }
 
-    /** One object in full. Counting rows and measuring lag ask Kafka and every instance, so only this call does it. */
+    /**
+     * One object in full. Counting rows reads them all (as {@code SELECT count(*)} does, from every
+     * instance) and measuring lag asks Kafka, so only this call does it, when someone opens the object.
+     */
     void get(Context ctx) throws InterruptedException {
         String name = ctx.pathParam("name");
         Optional<CatalogEntry> found = store.object(name);
@@ -78,7 +80,8 @@ final class ObjectsApi {
         try {
             StatementResult result = executor.execute(executor.openSession("rest", "dev"), sql, Notices.NONE);
             return ((StatementResult.Rows) result).rows().get(0).get(0);
-        } catch (SqlError error) {
+        } catch (RuntimeException error) {
+            LOG.debug("Could not count the rows of {}: {}", entry.name(), error.toString());
             return null;
         }
     }
@@ -86,7 +89,8 @@ final class ObjectsApi {
     private Long lag(Job job) throws InterruptedException {
         try {
             return runner.lag(job);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            // A source topic gone or the cluster slow: the page shows no lag rather than no page.
             LOG.debug("Could not measure the lag of job {}: {}", job.id(), e.toString());
             return null;
         }

@@ -123,11 +123,16 @@ class WebConsoleIT {
         open("#/jobs");
         By cancel = By.cssSelector("button.cancel[data-job-id='" + id + "']");
 
-        await(cancel).click();
+        click(cancel);
         await(By.id("confirm-keep")).click();
-        assertThat(ShownJob.list(psql)).extracting(ShownJob::id).as("kept running").contains(id);
+        awaitRedraws(2);
+        click(cancel);
+        await(By.id("confirm-cancel-text"));
+        browser.switchTo().activeElement().sendKeys(org.openqa.selenium.Keys.ESCAPE);
+        awaitRedraws(2);
+        assertThat(ShownJob.list(psql)).extracting(ShownJob::id).as("kept running after Keep and after Esc").contains(id);
 
-        await(cancel).click();
+        click(cancel);
         assertThat(await(By.id("confirm-cancel-text")).getText()).contains("Cancel job " + id + " (doomed)?");
         screenshot("jobs-cancel-dialog");
         await(By.id("confirm-yes")).click();
@@ -192,6 +197,26 @@ class WebConsoleIT {
 
     private static void open(String hash) {
         browser.get("http://localhost:" + SERVICE.service().httpPort() + "/" + hash);
+    }
+
+    /** Clicks what the locator finds, again if the page redrew it between finding and clicking. */
+    private static void click(By locator) {
+        new WebDriverWait(browser, DEADLINE).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+            .until(page -> {
+                page.findElement(locator).click();
+                return true;
+            });
+    }
+
+    /** Waits until the jobs table has been drawn {@code count} more times: whatever a click sent has been answered. */
+    private static void awaitRedraws(int count) {
+        long drawn = draws();
+        new WebDriverWait(browser, DEADLINE).until(page -> draws() >= drawn + count);
+    }
+
+    private static long draws() {
+        Object draws = ((JavascriptExecutor) browser).executeScript("return Number(document.getElementById('page').dataset.draws || 0)");
+        return ((Number) draws).longValue();
     }
 
     private static void type(String sql) {

@@ -22,7 +22,7 @@ final class SqlOptions {
         SqlWriter.Frame frame = writer.startList("(", ")");
         options.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(option -> {
             writer.sep(",");
-            String value = Redaction.isSecret(option.getKey()) ? Redaction.MASK : option.getValue();
+            String value = Redaction.isSecret(option.getKey()) ? Redaction.MASK : Redaction.value(option.getValue());
             writer.print(option.getKey() + " = '" + value.replace("'", "''") + "'");
             writer.setNeedWhitespace(true);
         });
