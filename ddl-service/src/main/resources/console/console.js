@@ -29,15 +29,36 @@ function svg(tag, attributes, ...children) {
 }
 
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? {'Content-Type': 'application/json'} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = body ? {'Content-Type': 'application/json'} : {};
+  const token = sessionStorage.getItem('kafka-mv.token');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  setConnection(true);
+  if (response.status === 401) {
+    askForToken(token !== null);
+    throw new Error('unauthorized');
+  }
   const text = await response.text();
   const json = text ? JSON.parse(text) : {};
-  setConnection(true);
   return {ok: response.ok, status: response.status, json};
+}
+
+/** The service wants a bearer token (--rest-tokens-file): ask for one, keep it for this tab only. */
+function askForToken(rejected) {
+  clearTimeout(refreshTimer);
+  generation++;
+  const input = el('input', {type: 'password', id: 'token', autocomplete: 'off', size: 40});
+  const submit = el('button', {class: 'primary', id: 'sign-in'}, 'Sign in');
+  submit.addEventListener('click', () => {
+    sessionStorage.setItem('kafka-mv.token', input.value.trim());
+    route();
+  });
+  input.addEventListener('keydown', event => { if (event.key === 'Enter') submit.click(); });
+  page.replaceChildren(el('h1', {}, 'Sign in'),
+    rejected ? el('div', {class: 'error', id: 'token-error'}, 'That token was not accepted.') : null,
+    el('p', {}, 'This kafka-mv asks for a bearer token (one from its --rest-tokens-file).'),
+    el('div', {class: 'toolbar'}, input, submit));
+  input.focus();
 }
 
 function setConnection(up) {
@@ -66,6 +87,7 @@ function schedule(refresh, millis, token) {
     try {
       await refresh();
     } catch (e) {
+      if (e.message === 'unauthorized') return;
       setConnection(false);
     }
     if (current(token)) schedule(refresh, millis, token);
@@ -327,6 +349,7 @@ async function route() {
       schedule(() => renderJobs(false, token), 1000, token);
     }
   } catch (e) {
+    if (e.message === 'unauthorized') return;
     setConnection(false);
     if (current(token)) schedule(route, 2000, token);
   }

@@ -21,6 +21,7 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.JobStoreTopic;
 import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.auth.BearerTokens;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
@@ -101,11 +102,13 @@ public final class KafkaMvService implements AutoCloseable {
         String instanceId = instanceId(config.dataDir());
         cancelOrphanedForegroundJobs(store, instanceId);
 
+        BearerTokens tokens = config.restTokensFile().map(BearerTokens::fromFile).orElse(BearerTokens.open());
         JobRates rates = JobRates.following(store);
         ServiceMetrics metrics = new ServiceMetrics(store, rates);
         started.push(metrics);
         JobRunner runner = new JobRunner(store, clientProperties, config.dataDir().resolve("streams"), metrics.registry(),
-            config.advertisedHost() + ":" + config.httpPort(), instanceId, config.topicPartitions(), replicationFactor);
+            config.advertisedHost() + ":" + config.httpPort(), instanceId, config.topicPartitions(), replicationFactor,
+            tokens);
         started.push(runner);
         metrics.bindViews(runner::localStats);
         runner.start();
@@ -125,7 +128,7 @@ public final class KafkaMvService implements AutoCloseable {
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication);
         metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, rates, metrics,
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, rates, metrics, tokens,
             clientProperties);
         started.push(rest);
         ready = true;

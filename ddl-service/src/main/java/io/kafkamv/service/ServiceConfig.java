@@ -10,7 +10,8 @@ import java.util.Optional;
  * REST port, to read the parts of views that live here. {@code kafkaConfig} is a Kafka client
  * properties file (security protocol, SASL, TLS) used for every connection to the cluster;
  * {@code topicPartitions} is the partition count of new tables, views and exchanges; with
- * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256).
+ * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256); with
+ * {@code restTokensFile} the REST API and metrics ask for a bearer token.
  */
 public record ServiceConfig(
     Path dataDir,
@@ -23,7 +24,8 @@ public record ServiceConfig(
     String advertisedHost,
     Optional<Path> kafkaConfig,
     int topicPartitions,
-    Optional<Path> pgUsersFile) {
+    Optional<Path> pgUsersFile,
+    Optional<Path> restTokensFile) {
 
     public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
 

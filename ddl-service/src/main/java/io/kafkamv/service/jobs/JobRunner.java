@@ -21,6 +21,7 @@ import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.IndexKeys;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
+import io.kafkamv.service.auth.BearerTokens;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectStatus;
@@ -71,11 +72,12 @@ public final class JobRunner implements AutoCloseable {
     });
 
     public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics,
-                     String applicationServer, String instanceId, int viewPartitions, short replicationFactor) {
+                     String applicationServer, String instanceId, int viewPartitions, short replicationFactor,
+                     BearerTokens tokens) {
         this.store = store;
         this.instanceId = instanceId;
         this.applicationServer = applicationServer;
-        this.remoteRows = new RemoteViewRows();
+        this.remoteRows = new RemoteViewRows(tokens);
         this.metrics = metrics;
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;

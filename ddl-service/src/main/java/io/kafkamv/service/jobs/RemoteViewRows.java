@@ -12,6 +12,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.service.auth.BearerTokens;
 
 /**
  * Reads the rows of a view or an index that another instance holds, from its internal REST endpoints
@@ -25,6 +26,11 @@ final class RemoteViewRows {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
+    private final BearerTokens tokens;
+
+    RemoteViewRows(BearerTokens tokens) {
+        this.tokens = tokens;
+    }
 
     List<byte[]> fetch(String host, long jobId) throws InterruptedException {
         return rows(URI.create("http://" + host + String.format(PATH, jobId)), jobId);
@@ -39,8 +45,9 @@ final class RemoteViewRows {
     private List<byte[]> rows(URI uri, long jobId) throws InterruptedException {
         String host = uri.getAuthority();
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60));
+            tokens.authorization().ifPresent(authorization -> request.header("Authorization", authorization));
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("instance " + host + " answered " + response.statusCode()
                     + " for the rows of job " + jobId + ": " + response.body());

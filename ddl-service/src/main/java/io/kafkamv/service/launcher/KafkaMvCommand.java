@@ -65,6 +65,12 @@ public final class KafkaMvCommand implements Callable<Integer> {
             + "(env KAFKA_MV_PG_USERS_FILE); without it anyone who reaches the port may connect.")
     Path pgUsersFile;
 
+    @Option(names = "--rest-tokens-file", defaultValue = "${env:KAFKA_MV_REST_TOKENS_FILE}",
+        description = "Require a bearer token from this file, one holder:token per line (tokens of 16 characters or "
+            + "more), for the REST API and /metrics (env KAFKA_MV_REST_TOKENS_FILE); instances of one cluster share "
+            + "the file. Without it the REST API is open to anyone who reaches the port.")
+    Path restTokensFile;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
     }
@@ -73,7 +79,8 @@ public final class KafkaMvCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
-            Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile));
+            Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),
+            Optional.ofNullable(restTokensFile));
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -11,6 +11,7 @@ import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
 import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.auth.BearerTokens;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
@@ -26,7 +27,8 @@ public final class RestServer implements AutoCloseable {
     private final Javalin app;
 
     public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
-                      JobRunner runner, JobRates rates, ServiceMetrics metrics, java.util.Properties clientProperties) {
+                      JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
+                      java.util.Properties clientProperties) {
         StatementsApi statements = new StatementsApi(executor);
         JobsApi jobs = new JobsApi(store, executor, rates);
         ObjectsApi objects = new ObjectsApi(store, runner, executor);
@@ -45,6 +47,7 @@ public final class RestServer implements AutoCloseable {
                 files.directory = "/console";
                 files.location = Location.CLASSPATH;
             });
+            config.routes.before(ctx -> authorize(ctx, tokens));
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/readyz", ctx -> {
                 boolean isReady = ready.getAsBoolean();
@@ -87,6 +90,26 @@ public final class RestServer implements AutoCloseable {
             });
         });
         app.start();
+    }
+
+    /**
+     * With tokens configured, the API, the internal API and the metrics need one; health, readiness, the
+     * OpenAPI description and the console's static pages (which hold no data) do not. A refused request
+     * learns nothing but that it was refused.
+     */
+    private static void authorize(io.javalin.http.Context ctx, BearerTokens tokens) {
+        String path = ctx.path();
+        boolean guarded = path.startsWith("/v1/") || path.startsWith("/internal/") || path.equals("/metrics");
+        if (!tokens.required() || !guarded) {
+            return;
+        }
+        if (tokens.holder(ctx.header("Authorization")).isEmpty()) {
+            LOG.info("Refused {} {} from {}: {}", ctx.method(), path, ctx.ip(),
+                ctx.header("Authorization") == null ? "no bearer token" : "unknown bearer token");
+            ctx.header("WWW-Authenticate", "Bearer realm=\"kafka-mv\"");
+            Problem.respond(ctx, Problem.of(401, "Unauthorized", "this API needs a valid bearer token"));
+            ctx.skipRemainingHandlers();
+        }
     }
 
     public int port() {

@@ -83,6 +83,7 @@ class HelmChartTest {
             .getIntValue()).isEqualTo(1);
         assertThat(rendered.kinds()).doesNotContain("ServiceMonitor", "NetworkPolicy");
         assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).as("trust unless a users secret is given").isEmpty();
+        assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).as("an open API unless a tokens secret is given").isEmpty();
     }
 
     @Test
@@ -97,6 +98,7 @@ class HelmChartTest {
               storageClass: fast-ssd
             credentialsSecret: kafka-mv-credentials
             pgUsersSecret: kafka-mv-users
+            restTokensSecret: kafka-mv-rest-tokens
             networkPolicy:
               enabled: true
               from:
@@ -107,6 +109,9 @@ class HelmChartTest {
               enabled: true
               labels:
                 release: prometheus
+              bearerTokenSecret:
+                name: kafka-mv-scraper
+                key: token
             """);
 
         V1StatefulSet statefulSet = rendered.one(V1StatefulSet.class, "StatefulSet");
@@ -116,10 +121,11 @@ class HelmChartTest {
         assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
             .filteredOn(volume -> volume.getSecret() != null)
             .extracting(volume -> volume.getSecret().getSecretName())
-            .containsExactlyInAnyOrder("kafka-mv-sasl", "kafka-mv-users");
+            .containsExactlyInAnyOrder("kafka-mv-sasl", "kafka-mv-users", "kafka-mv-rest-tokens");
         assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).contains("/etc/kafka-mv/users/users");
+        assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).contains("/etc/kafka-mv/rest/tokens");
         assertThat(container.getVolumeMounts()).extracting(mount -> mount.getMountPath())
-            .contains("/etc/kafka-mv/kafka", "/etc/kafka-mv/users");
+            .contains("/etc/kafka-mv/kafka", "/etc/kafka-mv/users", "/etc/kafka-mv/rest");
         assertThat(statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
             .isEqualTo("fast-ssd");
         assertThat(rendered.one(V1ConfigMap.class, "ConfigMap").getData())
@@ -132,6 +138,7 @@ class HelmChartTest {
         JsonNode monitor = rendered.raw("ServiceMonitor").orElseThrow();
         assertThat(monitor.at("/metadata/labels/release").asText()).isEqualTo("prometheus");
         assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
+        assertThat(monitor.at("/spec/endpoints/0/bearerTokenSecret/name").asText()).isEqualTo("kafka-mv-scraper");
         assertThat(monitor.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText()).isEqualTo("instances");
     }
 
