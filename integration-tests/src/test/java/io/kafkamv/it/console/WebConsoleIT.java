@@ -14,6 +14,7 @@ import java.util.List;
 
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceExtension;
+import io.kafkamv.it.support.ServiceProcess;
 import io.kafkamv.it.support.ShownJob;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -193,6 +194,31 @@ class WebConsoleIT {
         String before = (String) ((JavascriptExecutor) browser).executeScript(
             "return document.getElementById('error-position').previousSibling.textContent");
         assertThat(before).isEqualTo("SELECT 1;\nSELECT ");
+    }
+
+    @Test
+    void withRestTokensTheConsoleAsksForOneAndWorksOnceGiven(@org.junit.jupiter.api.io.TempDir Path workDir)
+            throws Exception {
+        String token = "console-token-" + Long.toHexString(System.nanoTime());
+        Path tokens = Files.writeString(workDir.resolve("tokens"), "browser:" + token + "\n");
+        try (ServiceProcess guarded = ServiceProcess.start(workDir.resolve("data"), "--rest-tokens-file=" + tokens)) {
+            assertThat(new Psql(guarded.pgPort()).run("CREATE TABLE guarded_table (v INT)").exitCode()).isZero();
+            browser.get("http://localhost:" + guarded.httpPort() + "/#/objects");
+
+            WebElement input = await(By.id("token"));
+            assertThat(browser.findElement(By.id("page")).getText()).doesNotContain("guarded_table");
+            input.sendKeys("not-the-token-at-all");
+            browser.findElement(By.id("sign-in")).click();
+            assertThat(await(By.id("token-error")).getText()).contains("not accepted");
+
+            await(By.id("token")).sendKeys(token);
+            browser.findElement(By.id("sign-in")).click();
+            assertThat(await(By.cssSelector("table[data-kind='table'] tr[data-name='guarded_table']")).getText())
+                .startsWith("guarded_table");
+            screenshot("signed-in-objects");
+        } finally {
+            ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
+        }
     }
 
     private static void open(String hash) {
