@@ -1,0 +1,125 @@
+package io.kafkamv.compiler.functions;
+
+import java.lang.reflect.Method;
+import java.time.DayOfWeek;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.calcite.adapter.enumerable.CallImplementor;
+import org.apache.calcite.adapter.enumerable.NullPolicy;
+import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
+import org.apache.calcite.adapter.enumerable.RexImpTable;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.FunctionParameter;
+import org.apache.calcite.schema.ImplementableFunction;
+import org.apache.calcite.schema.ScalarFunction;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * PostgreSQL's {@code date_trunc('unit', timestamp)}. Calcite's grammar turns every {@code date_trunc(...)}
+ * into its BigQuery operator, whose checker takes only {@code date_trunc(ts, MINUTE)}; validation then
+ * looks the call up again by the name {@code DATE_TRUNC}, and finds this function in the schema. It
+ * works on Calcite's own timestamp value (wall-clock milliseconds read as UTC), so no time zone of the
+ * JVM comes into it.
+ */
+public final class DateTruncFunction implements ScalarFunction, ImplementableFunction {
+
+    private static final Method TRUNCATE;
+
+    static {
+        try {
+            TRUNCATE = DateTruncFunction.class.getMethod("truncate", String.class, long.class);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** PostgreSQL's names for the units date_trunc takes, with the plurals and abbreviations it accepts. */
+    private static final Map<String, String> UNITS = Map.ofEntries(
+        Map.entry("microsecond", "microseconds"), Map.entry("microseconds", "microseconds"), Map.entry("us", "microseconds"),
+        Map.entry("millisecond", "milliseconds"), Map.entry("milliseconds", "milliseconds"), Map.entry("ms", "milliseconds"),
+        Map.entry("second", "second"), Map.entry("seconds", "second"), Map.entry("sec", "second"), Map.entry("secs", "second"),
+        Map.entry("minute", "minute"), Map.entry("minutes", "minute"), Map.entry("min", "minute"), Map.entry("mins", "minute"),
+        Map.entry("hour", "hour"), Map.entry("hours", "hour"), Map.entry("hr", "hour"), Map.entry("hrs", "hour"),
+        Map.entry("day", "day"), Map.entry("days", "day"),
+        Map.entry("week", "week"), Map.entry("weeks", "week"),
+        Map.entry("month", "month"), Map.entry("months", "month"), Map.entry("mon", "month"), Map.entry("mons", "month"),
+        Map.entry("quarter", "quarter"), Map.entry("qtr", "quarter"),
+        Map.entry("year", "year"), Map.entry("years", "year"), Map.entry("yr", "year"), Map.entry("yrs", "year"),
+        Map.entry("decade", "decade"), Map.entry("decades", "decade"),
+        Map.entry("century", "century"), Map.entry("centuries", "century"),
+        Map.entry("millennium", "millennium"), Map.entry("millennia", "millennium"));
+
+    @Override
+    public List<FunctionParameter> getParameters() {
+        return List.of(parameter(0, "field", SqlTypeName.VARCHAR), parameter(1, "source", SqlTypeName.TIMESTAMP));
+    }
+
+    @Override
+    public RelDataType getReturnType(RelDataTypeFactory types) {
+        return types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP, 3), true);
+    }
+
+    @Override
+    public CallImplementor getImplementor() {
+        return RexImpTable.createImplementor(new ReflectiveCallNotNullImplementor(TRUNCATE), NullPolicy.STRICT, false);
+    }
+
+    /** {@code timestamp} (milliseconds of wall-clock time, as UTC) truncated to {@code field}, PostgreSQL's way. */
+    public static long truncate(String field, long timestamp) {
+        String unit = UNITS.get(field.strip().toLowerCase(Locale.ROOT));
+        if (unit == null) {
+            throw new IllegalArgumentException("unit \"" + field + "\" not recognized for date_trunc");
+        }
+        LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(timestamp, 1000L),
+            (int) Math.floorMod(timestamp, 1000L) * 1_000_000, ZoneOffset.UTC);
+        LocalDateTime day = time.truncatedTo(ChronoUnit.DAYS);
+        LocalDateTime truncated = switch (unit) {
+            case "microseconds" -> time;
+            case "milliseconds" -> time.truncatedTo(ChronoUnit.MILLIS);
+            case "second" -> time.truncatedTo(ChronoUnit.SECONDS);
+            case "minute" -> time.truncatedTo(ChronoUnit.MINUTES);
+            case "hour" -> time.truncatedTo(ChronoUnit.HOURS);
+            case "day" -> day;
+            case "week" -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+            case "month" -> day.withDayOfMonth(1);
+            case "quarter" -> day.withDayOfMonth(1).withMonth((time.getMonthValue() - 1) / 3 * 3 + 1);
+            case "year" -> day.withDayOfYear(1);
+            case "decade" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear(), 10) * 10);
+            case "century" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear() - 1, 100) * 100 + 1);
+            case "millennium" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear() - 1, 1000) * 1000 + 1);
+            default -> throw new IllegalStateException(unit);
+        };
+        return truncated.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    private static FunctionParameter parameter(int ordinal, String name, SqlTypeName type) {
+        return new FunctionParameter() {
+            @Override
+            public int getOrdinal() {
+                return ordinal;
+            }
+
+            @Override
+            public String getName() {
+                return name;
+            }
+
+            @Override
+            public RelDataType getType(RelDataTypeFactory types) {
+                return types.createSqlType(type);
+            }
+
+            @Override
+            public boolean isOptional() {
+                return false;
+            }
+        };
+    }
+}
