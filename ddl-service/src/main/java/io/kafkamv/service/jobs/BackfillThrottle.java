@@ -36,6 +36,13 @@ final class BackfillThrottle {
         }
     }
 
+    /** Lets the job run for now, keeping its limit and what it has read against it. */
+    void resume(KafkaStreams streams) {
+        if (streams.isPaused()) {
+            streams.resume();
+        }
+    }
+
     /** Lets the job run at full speed again, e.g. once it has created its object. */
     void release(KafkaStreams streams) {
         limit = -1;

@@ -128,14 +128,15 @@ final class ViewRuntime implements AutoCloseable {
 
     /** Applies the job's current backfill rate limit while it creates its object, and lifts it after. */
     synchronized void throttle(Job current) {
-        // A positive limit holds back processing only: pausing while tasks restore their state (after a
-        // rebalance or an unclean restart) would hold back the restore too, which Kafka Streams may not
-        // pick up again on resume. A limit of 0 pauses everything, as asked.
-        boolean limited = current.rateLimit() == 0 || current.rateLimit() > 0 && isRunning();
-        if (current.status() == io.kafkamv.jobstore.JobStatus.CREATING && limited) {
-            throttle.apply(current.rateLimit(), streams, plan.sourceTopics());
-        } else {
+        if (current.status() != io.kafkamv.jobstore.JobStatus.CREATING || current.rateLimit() < 0) {
             throttle.release(streams);
+        } else if (current.rateLimit() > 0 && !isRunning()) {
+            // A positive limit holds back processing only: pausing while tasks restore their state (after a
+            // rebalance or an unclean restart) would hold back the restore too, which Kafka Streams may not pick
+            // up again on resume. The limit and its count stay, so the time running catches up with it.
+            throttle.resume(streams);
+        } else {
+            throttle.apply(current.rateLimit(), streams, plan.sourceTopics());
         }
     }
 
