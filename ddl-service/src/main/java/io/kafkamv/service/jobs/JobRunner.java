@@ -403,6 +403,10 @@ public final class JobRunner implements AutoCloseable {
         } else {
             if (progress.fraction() > job.progress() + 1e-4) {
                 store.put(job.withProgress(progress.consumed(), progress.fraction()));
+                if ((int) (progress.fraction() * 10) > (int) (job.progress() * 10)) {
+                    LOG.info("Job {} ({}) backfilled {}% (Kafka Streams {})", job.id(), job.objectName(),
+                        (int) (progress.fraction() * 100), runtime.state());
+                }
             }
             restartIfStalled(job, progress, runtime);
         }

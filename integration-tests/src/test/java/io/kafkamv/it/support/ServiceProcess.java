@@ -60,6 +60,7 @@ public final class ServiceProcess implements AutoCloseable {
             .redirectError(log.toFile())
             .start();
         ServiceProcess service = new ServiceProcess(process, pgPort, httpPort, kafkaPort, log);
+        ServiceLogsOnFailure.started(service);
         service.awaitReady(Duration.ofSeconds(90));
         return service;
     }
@@ -91,6 +92,10 @@ public final class ServiceProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     public Path log() {
