@@ -88,7 +88,8 @@ public final class JobRunner implements AutoCloseable {
 
     public void start() {
         store.addListener(() -> loop.execute(this::reconcileSafely));
-        loop.scheduleWithFixedDelay(this::reconcileSafely, 0, 1, TimeUnit.SECONDS);
+        // Often enough that a view becomes visible within a fraction of a second of catching up.
+        loop.scheduleWithFixedDelay(this::reconcileSafely, 0, 250, TimeUnit.MILLISECONDS);
         loop.scheduleWithFixedDelay(this::throttleBackfills, 100, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -256,21 +257,47 @@ public final class JobRunner implements AutoCloseable {
         if (!sourcesDone) {
             return false;
         }
+
         String prefix = ViewRuntime.applicationId(job.id()) + "-";
         try {
             List<String> repartitionTopics = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
                 .filter(topic -> topic.startsWith(prefix) && topic.endsWith("-repartition"))
                 .toList();
-            boolean drained = repartitionTopics.isEmpty() || Offsets.end(admin, repartitionTopics).entrySet().stream()
+            Map<String, Long> repartitionEnds = repartitionTopics.isEmpty() ? Map.of() : Offsets.end(admin, repartitionTopics);
+            boolean drained = repartitionEnds.entrySet().stream()
                 .allMatch(entry -> {
                     OffsetAndMetadata commit = committed.get(BackfillProgress.parse(entry.getKey()));
                     return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
                 });
-            return drained && jdbcSinkCaughtUp(job);
+            return drained && nothingHeldBack(job, targets, repartitionEnds) && jdbcSinkCaughtUp(job);
         } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Whether the job's partial aggregates (see {@link HeldBackPartials}) hold back no record before
+     * {@code targets} on its sources, nor any record its exchanges had when they were found drained:
+     * the committed offsets count such records as read although the aggregates do not have them yet.
+     */
+    private boolean nothingHeldBack(Job job, Map<String, Long> targets, Map<String, Long> repartitionEnds)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        String applicationId = ViewRuntime.applicationId(job.id());
+        List<String> changelogs = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+            .filter(topic -> HeldBackPartials.isChangelog(topic, applicationId))
+            .toList();
+        try {
+            return HeldBackPartials.read(clientProperties, changelogs).entrySet().stream().allMatch(heldBack -> {
+                Long upTo = targets.containsKey(heldBack.getKey()) ? targets.get(heldBack.getKey())
+                    : repartitionEnds.get(heldBack.getKey());
+                // A partition outside the targets (one added to a source since) has nothing to wait for.
+                return upTo == null || heldBack.getValue() >= upTo;
+            });
+        } catch (org.apache.kafka.common.KafkaException | IllegalStateException e) {
+            LOG.debug("Job {}: cannot read its held-back partials yet: {}", job.id(), e.toString());
             return false;
         }
     }
@@ -318,7 +345,7 @@ public final class JobRunner implements AutoCloseable {
         try {
             reconcile();
         } catch (RuntimeException e) {
-            LOG.warn("Reconciling jobs failed; retrying in a second", e);
+            LOG.warn("Reconciling jobs failed; retrying shortly", e);
         }
     }
 

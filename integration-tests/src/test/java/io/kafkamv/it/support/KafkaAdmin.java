@@ -8,7 +8,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.GroupListing;
 
-/** What is left in Kafka of a job: its topics and its consumer group. */
+/** What is in Kafka: topics (all, or those of a job) and consumer groups. */
 public final class KafkaAdmin {
 
     private KafkaAdmin() {
@@ -20,6 +20,12 @@ public final class KafkaAdmin {
                 .filter(topic -> topic.startsWith("kmv-job-" + jobId + "-") || topic.endsWith("-" + jobId)
                     && topic.startsWith("kmv-view-"))
                 .collect(Collectors.toSet());
+        }
+    }
+
+    public static Set<String> topics(String bootstrapServers) throws Exception {
+        try (Admin admin = Admin.create(properties(bootstrapServers))) {
+            return admin.listTopics().names().get();
         }
     }
 

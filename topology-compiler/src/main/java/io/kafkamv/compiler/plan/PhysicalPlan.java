@@ -24,10 +24,11 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /**
      * 1: every step's rows are a table. 2: rows that are only ever inserted flow as streams: aggregations
-     * and views over them keep no table of their input. A stored plan keeps its version, so a running
-     * view keeps the topology it was created with.
+     * and views over them keep no table of their input. 3: aggregations over such rows fold them into
+     * partial aggregates before the exchange. A stored plan keeps its version, so a running view keeps
+     * the topology it was created with.
      */
-    public static final int CURRENT_VERSION = 2;
+    public static final int CURRENT_VERSION = 3;
 
     public PhysicalPlan {
         steps = List.copyOf(steps);

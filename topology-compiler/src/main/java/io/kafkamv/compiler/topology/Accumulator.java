@@ -48,6 +48,36 @@ final class Accumulator {
         return next;
     }
 
+    /** Adds a row to this accumulator in place: for a partial aggregate that nothing else has seen yet. */
+    void addInPlace(AggregateCall[] calls, Object[] row) {
+        add(calls, row, 1);
+    }
+
+    /**
+     * This accumulator with a partial aggregate of other rows folded in, as a new accumulator. Counts
+     * and sums add up and value multisets merge, so the result is the same as adding the partial's rows
+     * one by one.
+     */
+    Accumulator merged(Accumulator partial) {
+        Accumulator next = copy();
+        next.rows += partial.rows;
+        for (int i = 0; i < nonNull.length; i++) {
+            next.nonNull[i] += partial.nonNull[i];
+            if (partial.sums[i] != null) {
+                next.sums[i] = Numbers.add(next.sums[i], partial.sums[i], 1);
+            }
+            if (partial.values[i] != null) {
+                if (next.values[i] == null) {
+                    next.values[i] = new TreeMap<>();
+                }
+                for (Map.Entry<Object, Long> value : partial.values[i].entrySet()) {
+                    next.values[i].merge(value.getKey(), value.getValue(), (a, b) -> a + b == 0 ? null : a + b);
+                }
+            }
+        }
+        return next;
+    }
+
     static boolean keepsValues(AggregateCall call) {
         return call.distinct() || call.function() == AggregateFunction.MIN || call.function() == AggregateFunction.MAX;
     }

@@ -56,6 +56,8 @@ public final class TopologyFactory {
 
     /** From this plan version on, rows that are only ever inserted flow as streams where they can. */
     static final int INSERT_STREAMS_VERSION = 2;
+    /** From this plan version on, aggregations of rows that are only ever inserted exchange partial aggregates. */
+    static final int PARTIALS_VERSION = 3;
 
     public static Topology build(PhysicalPlan plan) {
         StreamsBuilder builder = new StreamsBuilder();
@@ -65,7 +67,8 @@ public final class TopologyFactory {
         boolean insertStreams = plan.version() >= INSERT_STREAMS_VERSION;
         for (PlanStep step : plan.steps()) {
             Lazy<KTable<Object[], Object[]>> table = new Lazy<>(
-                step.accept(new StepBuilder(builder, tables, inserts, steps, insertStreams)));
+                step.accept(new StepBuilder(builder, tables, inserts, steps, insertStreams,
+                    plan.version() >= PARTIALS_VERSION)));
             tables.put(step.id(), table);
             // A step that also offers its rows as a stream builds its table only if a later step asks for it;
             // every other step is built here, in plan order, as plans of version 1 always were.
@@ -212,11 +215,12 @@ public final class TopologyFactory {
     /**
      * Builds each step as a supplier of its table. A step whose rows are only ever inserted (an
      * append-only source, and calculations and tumbling windows over one) also registers them as a
-     * stream in {@code inserts}, so that an aggregation or a view over them can skip the table.
+     * stream in {@code inserts}, so that an aggregation or a view over them can skip the table; with
+     * {@code partials}, such an aggregation exchanges partial aggregates instead of rows.
      */
     private record StepBuilder(StreamsBuilder builder, Map<String, Lazy<KTable<Object[], Object[]>>> tables,
                                Map<String, Lazy<KStream<Object[], Object[]>>> inserts,
-                               Map<String, PlanStep> steps, boolean insertStreams)
+                               Map<String, PlanStep> steps, boolean insertStreams, boolean partials)
         implements PlanStepVisitor<Supplier<KTable<Object[], Object[]>>> {
 
         private KTable<Object[], Object[]> table(String stepId) {
@@ -314,12 +318,37 @@ public final class TopologyFactory {
          * and of the exchange say exactly what the aggregate holds (a view becomes visible on them).
          */
         private KTable<Object[], Object[]> insertsAggregated(AggregateStep step) {
+            if (partials) {
+                return partiallyAggregated(step);
+            }
             int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
             AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
             KTable<Object[], Accumulator> accumulators = inserts.get(step.input()).get()
                 .groupBy((key, row) -> project(row, groupBy), byGroup(step))
                 .aggregate(() -> new Accumulator(calls.length),
                     (groupKey, row, accumulator) -> accumulator.plus(calls, row, 1),
+                    Named.as(step.id() + "-aggregate"), state(step));
+            return results(step, accumulators);
+        }
+
+        /**
+         * Local-global aggregation of rows that are only ever inserted: each task folds its rows into a
+         * partial per group (see {@link PartialAggregator}), and the group's partition merges the partials.
+         */
+        private KTable<Object[], Object[]> partiallyAggregated(AggregateStep step) {
+            int calls = step.aggregates().size();
+            builder.addStateStore(PartialAggregator.partialsStoreBuilder(step));
+            builder.addStateStore(PartialAggregator.pendingStoreBuilder(step));
+            KTable<Object[], Accumulator> accumulators = inserts.get(step.input()).get()
+                .process(() -> new PartialAggregator(step), Named.as(step.id() + "-partial"),
+                    PartialAggregator.partialsStore(step), PartialAggregator.pendingStore(step))
+                // An explicit exchange: the optimizer would move an implicit one up to the last key change
+                // before the partials, so that rows, not partials, crossed it.
+                .repartition(Repartitioned.with(new RowSerde(step.key()), new AccumulatorSerde(calls))
+                    .withName(step.id() + "-by-group"))
+                .groupByKey(Grouped.with(step.id() + "-grouped", new RowSerde(step.key()), new AccumulatorSerde(calls)))
+                .aggregate(() -> new Accumulator(calls),
+                    (groupKey, partial, accumulator) -> accumulator.merged(partial),
                     Named.as(step.id() + "-aggregate"), state(step));
             return results(step, accumulators);
         }

@@ -47,6 +47,41 @@ class InsertedRowsTopologyTest {
     }
 
     @org.junit.jupiter.api.Test
+    void partialsHoldRowsBackUntilTheyFlushAndWriteDownTheFirstOffsetTheyHold() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW per_group AS SELECT g, count(*) AS n, sum(v) AS s FROM events GROUP BY g");
+            harness.insert("events", 1, 1, 10).insert("events", 2, 2, 20).insert("events", 3, 1, 30);
+
+            assertThat(harness.rowsSoFar()).as("nothing has reached the aggregates yet").isEmpty();
+            assertThat(harness.heldBack()).containsExactly(Map.entry("kmv-table-events:0", 0L));
+
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(1, 2L, 40L), List.of(2, 1L, 20L));
+            assertThat(harness.heldBack()).as("all flushed").isEmpty();
+
+            harness.insert("events", 4, 2, 5);
+            assertThat(harness.heldBack()).containsExactly(Map.entry("kmv-table-events:0", 3L));
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(1, 2L, 40L), List.of(2, 2L, 25L));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void partialsStepAsideWhenRowsHardlyFold() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW per_group AS SELECT g, count(*) AS n FROM events GROUP BY g");
+            for (int i = 0; i < 1_500; i++) {
+                harness.insert("events", i, i, 1);
+            }
+            assertThat(harness.rows()).hasSize(1_500);
+
+            harness.insert("events", 1_500, 7, 1).insert("events", 1_501, 9_999, 1);
+            assertThat(harness.heldBack()).as("one group per row: nothing is held back any more").isEmpty();
+            assertThat(harness.rowsSoFar()).hasSize(1_501).contains(List.of(7, 2L), List.of(9_999, 1L));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void aViewOfInsertedRowsKeepsEachInItsStoreAndSendsItOn() {
         try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
                 new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {

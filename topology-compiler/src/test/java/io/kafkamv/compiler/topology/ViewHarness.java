@@ -106,8 +106,17 @@ public final class ViewHarness implements AutoCloseable {
         return this;
     }
 
-    /** The view's rows now, in no particular order, each as a list. */
+    /**
+     * The view's rows once its partial aggregates have been sent on (time passes as long as that
+     * takes), in no particular order, each as a list.
+     */
     public List<List<Object>> rows() {
+        driver.advanceWallClockTime(PartialAggregator.FLUSH_INTERVAL);
+        return rowsSoFar();
+    }
+
+    /** The view's rows as its output has them now, without letting time pass for partials to flush. */
+    public List<List<Object>> rowsSoFar() {
         output.readKeyValuesToList().forEach(record -> {
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {
@@ -121,8 +130,21 @@ public final class ViewHarness implements AutoCloseable {
         return rows;
     }
 
-    /** The rows in the view's store, where queries read them, in no particular order. */
+    /** What the view's partial aggregates hold back: the first offset per input partition (see PendingPartials). */
+    public Map<String, Long> heldBack() {
+        Map<String, Long> heldBack = new HashMap<>();
+        driver.getAllStateStores().forEach((name, store) -> {
+            if (name.endsWith("-pending")) {
+                Object value = driver.<String, String>getKeyValueStore(name).get(PendingPartials.KEY);
+                heldBack.putAll(PendingPartials.decode((String) value));
+            }
+        });
+        return heldBack;
+    }
+
+    /** The rows in the view's store, where queries read them, in no particular order (see {@link #rows()}). */
     public List<List<Object>> storedRows() {
+        driver.advanceWallClockTime(PartialAggregator.FLUSH_INTERVAL);
         List<List<Object>> rows = new ArrayList<>();
         org.apache.kafka.streams.state.KeyValueStore<Object[], Object> store = driver.getKeyValueStore(view.plan().store());
         try (var all = store.all()) {
