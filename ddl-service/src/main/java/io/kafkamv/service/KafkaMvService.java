@@ -27,6 +27,7 @@ import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.pgwire.PgAuthentication;
+import io.kafkamv.service.pgwire.PgTls;
 import io.kafkamv.service.pgwire.PgWireServer;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
@@ -125,7 +126,8 @@ public final class KafkaMvService implements AutoCloseable {
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         PgAuthentication authentication = config.pgUsersFile().isPresent()
             ? PgAuthentication.fromUsersFile(config.pgUsersFile().get()) : PgAuthentication.trust();
-        pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication);
+        pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication, config.pgTls()
+            .map(files -> PgTls.fromPem(files.certificateChain(), files.privateKey(), files.required())));
         metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
         rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, rates, metrics, tokens,

@@ -11,7 +11,8 @@ import java.util.Optional;
  * properties file (security protocol, SASL, TLS) used for every connection to the cluster;
  * {@code topicPartitions} is the partition count of new tables, views and exchanges; with
  * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256); with
- * {@code restTokensFile} the REST API and metrics ask for a bearer token.
+ * {@code restTokensFile} the REST API and metrics ask for a bearer token; with {@code pgTls} the
+ * PostgreSQL endpoint speaks TLS.
  */
 public record ServiceConfig(
     Path dataDir,
@@ -25,7 +26,12 @@ public record ServiceConfig(
     Optional<Path> kafkaConfig,
     int topicPartitions,
     Optional<Path> pgUsersFile,
-    Optional<Path> restTokensFile) {
+    Optional<Path> restTokensFile,
+    Optional<PgTlsFiles> pgTls) {
+
+    /** A PEM certificate chain and its PKCS#8 key; with {@code required}, clients without TLS are refused. */
+    public record PgTlsFiles(Path certificateChain, Path privateKey, boolean required) {
+    }
 
     public static final String DEFAULT_JOB_STORE_TOPIC = "_kafka_mv_jobs";
 

@@ -71,8 +71,33 @@ public final class KafkaMvCommand implements Callable<Integer> {
             + "the file. Without it the REST API is open to anyone who reaches the port.")
     Path restTokensFile;
 
+    @Option(names = "--pg-tls-cert", defaultValue = "${env:KAFKA_MV_PG_TLS_CERT}",
+        description = "Offer TLS on the PostgreSQL endpoint with this PEM certificate chain (env KAFKA_MV_PG_TLS_CERT); "
+            + "needs --pg-tls-key.")
+    Path pgTlsCert;
+
+    @Option(names = "--pg-tls-key", defaultValue = "${env:KAFKA_MV_PG_TLS_KEY}",
+        description = "The unencrypted PKCS#8 PEM private key of --pg-tls-cert (env KAFKA_MV_PG_TLS_KEY).")
+    Path pgTlsKey;
+
+    @Option(names = "--pg-tls-required", defaultValue = "${env:KAFKA_MV_PG_TLS_REQUIRED:-false}",
+        description = "Refuse PostgreSQL clients that do not use TLS (env KAFKA_MV_PG_TLS_REQUIRED).")
+    boolean pgTlsRequired;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new KafkaMvCommand()).execute(args));
+    }
+
+    private Optional<ServiceConfig.PgTlsFiles> pgTls() {
+        if ((pgTlsCert == null) != (pgTlsKey == null)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                "--pg-tls-cert and --pg-tls-key go together: give both or neither");
+        }
+        if (pgTlsCert == null && pgTlsRequired) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                "--pg-tls-required needs --pg-tls-cert and --pg-tls-key");
+        }
+        return Optional.ofNullable(pgTlsCert).map(cert -> new ServiceConfig.PgTlsFiles(cert, pgTlsKey, pgTlsRequired));
     }
 
     @Override
@@ -80,7 +105,7 @@ public final class KafkaMvCommand implements Callable<Integer> {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
             Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),
-            Optional.ofNullable(restTokensFile));
+            Optional.ofNullable(restTokensFile), pgTls());
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

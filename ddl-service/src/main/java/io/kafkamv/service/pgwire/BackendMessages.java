@@ -24,6 +24,11 @@ final class BackendMessages {
         this.out = new DataOutputStream(new java.io.BufferedOutputStream(stream, 64 * 1024));
     }
 
+    void sslAccepted() throws IOException {
+        out.writeByte('S');
+        out.flush();
+    }
+
     void sslRefused() throws IOException {
         out.writeByte('N');
         out.flush();

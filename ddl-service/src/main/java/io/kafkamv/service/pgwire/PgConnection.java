@@ -29,13 +29,19 @@ final class PgConnection implements Runnable {
     private final StatementExecutor executor;
     private final PgSessionRegistry registry;
     private final PgAuthentication authentication;
+    private final PgTls tls;
     private Session session;
+    private FrontendMessages in;
+    private BackendMessages out;
 
-    PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry, PgAuthentication authentication) {
+    /** @param tls null when the endpoint has no TLS */
+    PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry, PgAuthentication authentication,
+                 PgTls tls) {
         this.socket = socket;
         this.executor = executor;
         this.registry = registry;
         this.authentication = authentication;
+        this.tls = tls;
     }
 
     @Override
@@ -43,9 +49,9 @@ final class PgConnection implements Runnable {
         PgSessionRegistry.Key key = null;
         try (socket) {
             socket.setTcpNoDelay(true);
-            FrontendMessages in = new FrontendMessages(socket.getInputStream());
-            BackendMessages out = new BackendMessages(socket.getOutputStream());
-            Map<String, String> parameters = handshake(in, out);
+            in = new FrontendMessages(socket.getInputStream());
+            out = new BackendMessages(socket.getOutputStream());
+            Map<String, String> parameters = handshake();
             if (parameters == null) {
                 return;
             }
@@ -71,17 +77,39 @@ final class PgConnection implements Runnable {
         }
     }
 
-    /** Answers SSL and GSS requests with "no" until a startup message arrives; null if none will. */
-    private Map<String, String> handshake(FrontendMessages in, BackendMessages out) throws IOException {
+    /**
+     * Answers an SSL request with a TLS handshake when the endpoint has TLS (and with "no" otherwise, as
+     * it does GSS requests) until a startup message arrives; null if none will.
+     */
+    private Map<String, String> handshake() throws IOException {
+        boolean encrypted = false;
         while (true) {
             FrontendMessages.Startup startup = in.readStartup();
             switch (startup.code()) {
-                case FrontendMessages.SSL_REQUEST, FrontendMessages.GSSENC_REQUEST -> out.sslRefused();
+                case FrontendMessages.SSL_REQUEST -> {
+                    if (tls == null || encrypted) {
+                        out.sslRefused();
+                    } else {
+                        out.sslAccepted();
+                        Socket secure = tls.accept(socket);
+                        in = new FrontendMessages(secure.getInputStream());
+                        out = new BackendMessages(secure.getOutputStream());
+                        encrypted = true;
+                    }
+                }
+                case FrontendMessages.GSSENC_REQUEST -> out.sslRefused();
                 case FrontendMessages.CANCEL_REQUEST -> {
                     registry.cancel(startup.body().getInt(), startup.body().getInt());
                     return null;
                 }
                 case FrontendMessages.PROTOCOL_3_0 -> {
+                    if (tls != null && tls.required() && !encrypted) {
+                        LOG.info("Refused a connection without TLS from {}", socket.getRemoteSocketAddress());
+                        out.errorResponse(SqlError.at(SqlState.INVALID_AUTHORIZATION, "this server requires TLS", 0,
+                            "connect with sslmode=require (psql, pgjdbc) or stronger"));
+                        out.flush();
+                        return null;
+                    }
                     return startup.parameters();
                 }
                 default -> {

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -30,14 +31,16 @@ public final class PgWireServer implements AutoCloseable {
     private final StatementExecutor executor;
     private final PgSessionRegistry registry = new PgSessionRegistry();
     private final PgAuthentication authentication;
+    private final PgTls tls;
     private final ExecutorService connections;
     private final Thread acceptor;
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
 
-    public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor, PgAuthentication authentication)
-        throws IOException {
+    public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor, PgAuthentication authentication,
+                        Optional<PgTls> tls) throws IOException {
         this.executor = executor;
         this.authentication = authentication;
+        this.tls = tls.orElse(null);
         this.serverSocket = new ServerSocket();
         serverSocket.setReuseAddress(true);
         serverSocket.bind(new InetSocketAddress(bindAddress, port), 128);
@@ -53,8 +56,9 @@ public final class PgWireServer implements AutoCloseable {
         this.acceptor = new Thread(this::acceptLoop, "pgwire-acceptor");
         acceptor.setDaemon(true);
         acceptor.start();
-        LOG.info("PostgreSQL wire protocol listening on {} ({})", serverSocket.getLocalSocketAddress(),
-            authentication.required() ? "SCRAM-SHA-256 passwords" : "trust: no passwords");
+        LOG.info("PostgreSQL wire protocol listening on {} ({}; {})", serverSocket.getLocalSocketAddress(),
+            authentication.required() ? "SCRAM-SHA-256 passwords" : "trust: no passwords",
+            this.tls == null ? "no TLS" : this.tls.required() ? "TLS required" : "TLS offered");
         if (!authentication.required() && !bindAddress.isLoopbackAddress()) {
             LOG.warn("Anyone who reaches {} can connect without a password: set --pg-users-file", serverSocket.getLocalSocketAddress());
         }
@@ -79,7 +83,7 @@ public final class PgWireServer implements AutoCloseable {
             try {
                 Socket socket = serverSocket.accept();
                 openSockets.add(socket);
-                PgConnection connection = new PgConnection(socket, executor, registry, authentication);
+                PgConnection connection = new PgConnection(socket, executor, registry, authentication, tls);
                 connections.execute(() -> {
                     try {
                         connection.run();

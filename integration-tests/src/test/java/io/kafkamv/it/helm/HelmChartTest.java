@@ -99,6 +99,9 @@ class HelmChartTest {
             credentialsSecret: kafka-mv-credentials
             pgUsersSecret: kafka-mv-users
             restTokensSecret: kafka-mv-rest-tokens
+            pgTls:
+              secret: kafka-mv-pg-tls
+              required: true
             networkPolicy:
               enabled: true
               from:
@@ -121,11 +124,14 @@ class HelmChartTest {
         assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
             .filteredOn(volume -> volume.getSecret() != null)
             .extracting(volume -> volume.getSecret().getSecretName())
-            .containsExactlyInAnyOrder("kafka-mv-sasl", "kafka-mv-users", "kafka-mv-rest-tokens");
+            .containsExactlyInAnyOrder("kafka-mv-sasl", "kafka-mv-users", "kafka-mv-rest-tokens", "kafka-mv-pg-tls");
+        assertThat(env(container, "KAFKA_MV_PG_TLS_CERT")).contains("/etc/kafka-mv/pg-tls/tls.crt");
+        assertThat(env(container, "KAFKA_MV_PG_TLS_KEY")).contains("/etc/kafka-mv/pg-tls/tls.key");
+        assertThat(env(container, "KAFKA_MV_PG_TLS_REQUIRED")).contains("true");
         assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).contains("/etc/kafka-mv/users/users");
         assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).contains("/etc/kafka-mv/rest/tokens");
         assertThat(container.getVolumeMounts()).extracting(mount -> mount.getMountPath())
-            .contains("/etc/kafka-mv/kafka", "/etc/kafka-mv/users", "/etc/kafka-mv/rest");
+            .contains("/etc/kafka-mv/kafka", "/etc/kafka-mv/users", "/etc/kafka-mv/rest", "/etc/kafka-mv/pg-tls");
         assertThat(statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec().getStorageClassName())
             .isEqualTo("fast-ssd");
         assertThat(rendered.one(V1ConfigMap.class, "ConfigMap").getData())

@@ -17,20 +17,29 @@ public final class Psql {
     private final int port;
     private final String user;
     private final String password;
+    private final java.util.Map<String, String> environment;
 
     public Psql(int port) {
-        this(port, "root", null);
+        this(port, "root", null, java.util.Map.of());
     }
 
-    private Psql(int port, String user, String password) {
+    private Psql(int port, String user, String password, java.util.Map<String, String> environment) {
         this.port = port;
         this.user = user;
         this.password = password;
+        this.environment = environment;
     }
 
     /** psql connecting as this user with this password (given as PGPASSWORD, as scripts do). */
     public Psql as(String user, String password) {
-        return new Psql(port, user, password);
+        return new Psql(port, user, password, environment);
+    }
+
+    /** psql with a libpq environment variable set, e.g. {@code PGSSLMODE}. */
+    public Psql with(String variable, String value) {
+        java.util.Map<String, String> more = new java.util.HashMap<>(environment);
+        more.put(variable, value);
+        return new Psql(port, user, password, java.util.Map.copyOf(more));
     }
 
     /** Runs {@code psql -c sql} without a .psqlrc, exactly as a user would type it. */
@@ -56,6 +65,7 @@ public final class Psql {
         if (password != null) {
             builder.environment().put("PGPASSWORD", password);
         }
+        builder.environment().putAll(environment);
         return builder.start();
     }
 
