@@ -56,8 +56,11 @@ public final class TopologyFactory {
 
     /** From this plan version on, rows that are only ever inserted flow as streams where they can. */
     static final int INSERT_STREAMS_VERSION = 2;
-    /** From this plan version on, aggregations of rows that are only ever inserted exchange partial aggregates. */
-    static final int PARTIALS_VERSION = 3;
+    /**
+     * From this plan version on, rows that are only ever inserted cross exchanges without a table of
+     * them: aggregations send partial aggregates, joins and top-N the rows as they come.
+     */
+    static final int INSERT_EXCHANGES_VERSION = 3;
 
     public static Topology build(PhysicalPlan plan) {
         StreamsBuilder builder = new StreamsBuilder();
@@ -68,7 +71,7 @@ public final class TopologyFactory {
         for (PlanStep step : plan.steps()) {
             Lazy<KTable<Object[], Object[]>> table = new Lazy<>(
                 step.accept(new StepBuilder(builder, tables, inserts, steps, insertStreams,
-                    plan.version() >= PARTIALS_VERSION)));
+                    plan.version() >= INSERT_EXCHANGES_VERSION)));
             tables.put(step.id(), table);
             // A step that also offers its rows as a stream builds its table only if a later step asks for it;
             // every other step is built here, in plan order, as plans of version 1 always were.
@@ -216,11 +219,11 @@ public final class TopologyFactory {
      * Builds each step as a supplier of its table. A step whose rows are only ever inserted (an
      * append-only source, and calculations and tumbling windows over one) also registers them as a
      * stream in {@code inserts}, so that an aggregation or a view over them can skip the table; with
-     * {@code partials}, such an aggregation exchanges partial aggregates instead of rows.
+     * {@code insertExchanges}, aggregations, joins and top-N over them skip it too.
      */
     private record StepBuilder(StreamsBuilder builder, Map<String, Lazy<KTable<Object[], Object[]>>> tables,
                                Map<String, Lazy<KStream<Object[], Object[]>>> inserts,
-                               Map<String, PlanStep> steps, boolean insertStreams, boolean partials)
+                               Map<String, PlanStep> steps, boolean insertStreams, boolean insertExchanges)
         implements PlanStepVisitor<Supplier<KTable<Object[], Object[]>>> {
 
         private KTable<Object[], Object[]> table(String stepId) {
@@ -318,7 +321,7 @@ public final class TopologyFactory {
          * and of the exchange say exactly what the aggregate holds (a view becomes visible on them).
          */
         private KTable<Object[], Object[]> insertsAggregated(AggregateStep step) {
-            if (partials) {
+            if (insertExchanges) {
                 return partiallyAggregated(step);
             }
             int[] groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
@@ -443,7 +446,7 @@ public final class TopologyFactory {
             builder.addStateStore(bytesStore(TopNProcessor.sortKeyStore(step)));
             SortKeys sortKeys = new SortKeys(step.orderBy(), input.schema().columns());
             // A single-input exchange sends its changes as a join's left side does.
-            KStream<Object[], Object[]> top = exchange(builder, table(step.input()), input, step.id(),
+            KStream<Object[], Object[]> top = exchangeOf(step.input(), step.id(),
                 step.id() + "-groups", step.id() + "-by-group", step.partitions(),
                 row -> Exchange.prefix(groupCodec.encode(project(row, groupColumns)), true), JoinSide.LEFT::change)
                 .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
@@ -488,8 +491,32 @@ public final class TopologyFactory {
         private KStream<byte[], byte[]> joinSide(JoinStep step, JoinSide side, String inputId, List<Integer> keys) {
             String name = step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT);
             JoinKeys joinKeys = new JoinKeys(keys, step.joinKey(), step.nullSafe());
-            return exchange(builder, table(inputId), steps.get(inputId), name, name + "-join-keys",
-                name + "-by-join-key", step.partitions(), joinKeys::prefix, side::change);
+            return exchangeOf(inputId, name, name + "-join-keys", name + "-by-join-key", step.partitions(),
+                joinKeys::prefix, side::change);
+        }
+
+        /**
+         * An input's changes keyed for an {@link Exchange} (see the static {@code exchange}). Rows that
+         * are only ever inserted never move to another prefix, so they go as they come: no table of them
+         * and no store of their last prefixes.
+         */
+        private KStream<byte[], byte[]> exchangeOf(String inputId, String name, String lastPrefixes, String exchangeName,
+                                                   int partitions, Function<Object[], byte[]> prefixes,
+                                                   UnaryOperator<byte[]> changes) {
+            PlanStep input = steps.get(inputId);
+            if (!insertExchanges || !insertsOnly(inputId)) {
+                return exchange(builder, table(inputId), input, name, lastPrefixes, exchangeName, partitions, prefixes,
+                    changes);
+            }
+            RowCodec inputKeys = new RowCodec(input.key());
+            RowCodec inputRows = new RowCodec(input.schema().columns());
+            return inserts.get(inputId).get()
+                .map((key, row) -> KeyValue.pair(Exchange.compose(prefixes.apply(row), inputKeys.encode(key)),
+                    changes.apply(inputRows.encode(row))), Named.as(name + "-keys"))
+                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+                    .withName(exchangeName)
+                    .withNumberOfPartitions(partitions)
+                    .withStreamPartitioner(Exchange.partitioner()));
         }
 
         /**

@@ -82,6 +82,35 @@ class InsertedRowsTopologyTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aJoinOfInsertedRowsWithATableFollowsTheTablesUpdatesAndDeletes() {
+        try (ViewHarness harness = new ViewHarness()
+                .appendOnlyTable("events", new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))
+                .table("names", List.of("g"), new Column("g", SqlType.INTEGER, false), new Column("name", SqlType.VARCHAR, true))) {
+            harness.view("CREATE MATERIALIZED VIEW named AS SELECT e.v, n.name FROM events e JOIN names n ON e.g = n.g");
+            harness.upsert("names", 1, "one").upsert("names", 2, "two");
+            harness.insert("events", 1, 1, 10).insert("events", 2, 2, 20).insert("events", 3, 1, 11)
+                .insert("events", 4, 3, 30).insert("events", 5, null, 40);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(10, "one"), List.of(20, "two"), List.of(11, "one"));
+
+            harness.upsert("names", 1, "uno").delete("names", 2).upsert("names", 3, "three");
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(10, "uno"), List.of(11, "uno"), List.of(30, "three"));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theTopOfInsertedRowsKeepsTheLargestSoFar() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW top2 AS SELECT g, v FROM events ORDER BY v DESC LIMIT 2");
+            harness.insert("events", 1, 1, 5).insert("events", 2, 2, 9).insert("events", 3, 3, 7);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(2, 9), List.of(3, 7));
+
+            harness.insert("events", 4, 4, 8).insert("events", 5, 5, 1);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(2, 9), List.of(4, 8));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void aViewOfInsertedRowsKeepsEachInItsStoreAndSendsItOn() {
         try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
                 new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
