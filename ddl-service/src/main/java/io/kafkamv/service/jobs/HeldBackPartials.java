@@ -9,10 +9,18 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.kafkamv.compiler.topology.PendingPartials;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -21,7 +29,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Which input records a job's partial aggregates hold back as of its last commit, read from the
  * changelogs of their {@link PendingPartials} stores: per input partition, the first offset held
  * back. Each changelog partition has a single key written at most once per commit, in the commit's
- * transaction, so its last committed record is the task's state at its last commit.
+ * transaction, so its last committed record is the task's state at its last commit that changed it.
+ * A commit's markers reach its partitions one by one, so a partition with a transaction still open
+ * (its last stable offset below its high watermark) may not show the state the committed offsets
+ * already count: then the answer is "not known yet", never "nothing held back".
  */
 final class HeldBackPartials {
 
@@ -35,8 +46,13 @@ final class HeldBackPartials {
         return topic.startsWith(applicationId + "-") && topic.endsWith(PendingPartials.CHANGELOG_SUFFIX);
     }
 
-    /** The first held-back offset per input partition ({@code topic:partition}), over every task of the job. */
-    static Map<String, Long> read(Properties clientProperties, Collection<String> changelogs) {
+    /**
+     * The first held-back offset per input partition ({@code topic:partition}), over every task of the job.
+     *
+     * @throws IllegalStateException when a changelog has a transaction in flight, so its state is not known yet
+     */
+    static Map<String, Long> read(Admin admin, Properties clientProperties, Collection<String> changelogs)
+            throws ExecutionException, InterruptedException, TimeoutException {
         Map<String, Long> heldBack = new HashMap<>();
         if (changelogs.isEmpty()) {
             return heldBack;
@@ -45,6 +61,7 @@ final class HeldBackPartials {
         properties.putAll(clientProperties);
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // A partition read to its end must not hold the answer back by the broker's wait for more data.
         properties.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         try (KafkaConsumer<byte[], String> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
@@ -56,6 +73,15 @@ final class HeldBackPartials {
                 }
             }
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, READ_LIMIT);
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+            var highWatermarks = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all()
+                .get(READ_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+            for (TopicPartition partition : partitions) {
+                if (highWatermarks.get(partition).offset() > ends.getOrDefault(partition, 0L)) {
+                    throw new IllegalStateException(partition + " has a transaction in flight");
+                }
+            }
             lastValues(consumer, ends).values().forEach(value -> PendingPartials.decode(value)
                 .forEach((input, first) -> heldBack.merge(input, first, Math::min)));
         }

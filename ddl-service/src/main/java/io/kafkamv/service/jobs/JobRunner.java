@@ -258,10 +258,16 @@ public final class JobRunner implements AutoCloseable {
             return false;
         }
 
-        String prefix = ViewRuntime.applicationId(job.id()) + "-";
+        String applicationId = ViewRuntime.applicationId(job.id());
         try {
-            List<String> repartitionTopics = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
-                .filter(topic -> topic.startsWith(prefix) && topic.endsWith("-repartition"))
+            Set<String> topics = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            // Held back first, exchanges after: partials flushed in between are then in the exchanges' ends,
+            // which the offsets committed before do not cover yet, so they are waited for.
+            if (!nothingHeldBack(job, targets, topics)) {
+                return false;
+            }
+            List<String> repartitionTopics = topics.stream()
+                .filter(topic -> topic.startsWith(applicationId + "-") && topic.endsWith("-repartition"))
                 .toList();
             Map<String, Long> repartitionEnds = repartitionTopics.isEmpty() ? Map.of() : Offsets.end(admin, repartitionTopics);
             boolean drained = repartitionEnds.entrySet().stream()
@@ -269,7 +275,7 @@ public final class JobRunner implements AutoCloseable {
                     OffsetAndMetadata commit = committed.get(BackfillProgress.parse(entry.getKey()));
                     return entry.getValue() == 0 || (commit != null && commit.offset() >= entry.getValue());
                 });
-            return drained && nothingHeldBack(job, targets, repartitionEnds) && jdbcSinkCaughtUp(job);
+            return drained && jdbcSinkCaughtUp(job);
         } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {
@@ -280,21 +286,23 @@ public final class JobRunner implements AutoCloseable {
 
     /**
      * Whether the job's partial aggregates (see {@link HeldBackPartials}) hold back no record before
-     * {@code targets} on its sources, nor any record its exchanges had when they were found drained:
-     * the committed offsets count such records as read although the aggregates do not have them yet.
+     * {@code targets} on its sources: the committed offsets count such records as read although the
+     * aggregates do not have them yet. Records held back from an exchange are always waited for.
      */
-    private boolean nothingHeldBack(Job job, Map<String, Long> targets, Map<String, Long> repartitionEnds)
+    private boolean nothingHeldBack(Job job, Map<String, Long> targets, Set<String> topics)
             throws ExecutionException, InterruptedException, TimeoutException {
         String applicationId = ViewRuntime.applicationId(job.id());
-        List<String> changelogs = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+        List<String> changelogs = topics.stream()
             .filter(topic -> HeldBackPartials.isChangelog(topic, applicationId))
             .toList();
         try {
-            return HeldBackPartials.read(clientProperties, changelogs).entrySet().stream().allMatch(heldBack -> {
-                Long upTo = targets.containsKey(heldBack.getKey()) ? targets.get(heldBack.getKey())
-                    : repartitionEnds.get(heldBack.getKey());
-                // A partition outside the targets (one added to a source since) has nothing to wait for.
-                return upTo == null || heldBack.getValue() >= upTo;
+            return HeldBackPartials.read(admin, clientProperties, changelogs).entrySet().stream().allMatch(heldBack -> {
+                String input = heldBack.getKey();
+                if (!targets.containsKey(input)) {
+                    // An exchange's partition, or a source partition added since the job began (nothing to wait for).
+                    return !input.startsWith(applicationId + "-");
+                }
+                return heldBack.getValue() >= targets.get(input);
             });
         } catch (org.apache.kafka.common.KafkaException | IllegalStateException e) {
             LOG.debug("Job {}: cannot read its held-back partials yet: {}", job.id(), e.toString());

@@ -44,6 +44,11 @@ final class FrontendMessages {
         this.in = new DataInputStream(new java.io.BufferedInputStream(stream, 64 * 1024));
     }
 
+    /** Whether the client sent bytes that have not been read yet, e.g. ahead of an answer it must wait for. */
+    boolean hasUnreadBytes() throws IOException {
+        return in.available() > 0;
+    }
+
     Startup readStartup() throws IOException {
         int length = in.readInt();
         checkLength(length, 8);

@@ -25,6 +25,9 @@ final class PgConnection implements Runnable {
      */
     static final String SERVER_VERSION = "13.0.0 (kafka-mv)";
 
+    /** A client that asked for TLS and then says nothing does not keep a thread for longer. */
+    private static final int HANDSHAKE_TIMEOUT = 30_000;
+
     private final Socket socket;
     private final StatementExecutor executor;
     private final PgSessionRegistry registry;
@@ -33,6 +36,8 @@ final class PgConnection implements Runnable {
     private Session session;
     private FrontendMessages in;
     private BackendMessages out;
+    /** The TLS layer over {@link #socket} once the client asked for it; closing it says goodbye in TLS. */
+    private Socket secure;
 
     /** @param tls null when the endpoint has no TLS */
     PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry, PgAuthentication authentication,
@@ -74,6 +79,17 @@ final class PgConnection implements Runnable {
             if (key != null) {
                 registry.unregister(key);
             }
+            closeTls();
+        }
+    }
+
+    private void closeTls() {
+        if (secure != null) {
+            try {
+                secure.close();
+            } catch (IOException e) {
+                LOG.debug("Closing TLS to {}: {}", socket.getRemoteSocketAddress(), e.toString());
+            }
         }
     }
 
@@ -89,9 +105,15 @@ final class PgConnection implements Runnable {
                 case FrontendMessages.SSL_REQUEST -> {
                     if (tls == null || encrypted) {
                         out.sslRefused();
+                    } else if (in.hasUnreadBytes()) {
+                        // Bytes sent before the TLS handshake could be injected by anyone on the path
+                        // (CVE-2021-23214 in PostgreSQL): refuse the connection, as PostgreSQL does.
+                        LOG.info("Refused a connection from {} that sent data after its SSL request",
+                            socket.getRemoteSocketAddress());
+                        return null;
                     } else {
                         out.sslAccepted();
-                        Socket secure = tls.accept(socket);
+                        secure = tls.accept(socket, HANDSHAKE_TIMEOUT);
                         in = new FrontendMessages(secure.getInputStream());
                         out = new BackendMessages(secure.getOutputStream());
                         encrypted = true;
@@ -104,7 +126,7 @@ final class PgConnection implements Runnable {
                 }
                 case FrontendMessages.PROTOCOL_3_0 -> {
                     if (tls != null && tls.required() && !encrypted) {
-                        LOG.info("Refused a connection without TLS from {}", socket.getRemoteSocketAddress());
+                        LOG.debug("Refused a connection without TLS from {}", socket.getRemoteSocketAddress());
                         out.errorResponse(SqlError.at(SqlState.INVALID_AUTHORIZATION, "this server requires TLS", 0,
                             "connect with sslmode=require (psql, pgjdbc) or stronger"));
                         out.flush();

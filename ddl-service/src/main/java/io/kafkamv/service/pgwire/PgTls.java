@@ -67,13 +67,15 @@ public final class PgTls {
         return required;
     }
 
-    /** Runs the server side of a TLS handshake over a connection that asked for it. */
-    Socket accept(Socket plain) throws IOException {
+    /** Runs the server side of a TLS handshake over a connection that asked for it, within {@code timeoutMillis}. */
+    Socket accept(Socket plain, int timeoutMillis) throws IOException {
         SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain,
             plain.getInetAddress().getHostAddress(), plain.getPort(), true);
         socket.setUseClientMode(false);
         socket.setEnabledProtocols(PROTOCOLS);
+        socket.setSoTimeout(timeoutMillis);
         socket.startHandshake();
+        socket.setSoTimeout(0);
         return socket;
     }
 

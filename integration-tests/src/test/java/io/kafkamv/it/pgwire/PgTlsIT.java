@@ -61,6 +61,20 @@ class PgTlsIT {
             Psql.Result wrongCa = new Psql(service.pgPort()).with("PGSSLMODE", "verify-full")
                 .with("PGSSLROOTCERT", dir.resolve("nothing.crt").toString()).run("SELECT 1");
             assertThat(wrongCa.exitCode()).as("verify-full without the CA must not connect").isNotZero();
+
+            // Bytes sent before the TLS handshake could come from anyone on the path: no 'S', the connection ends.
+            try (java.net.Socket raw = new java.net.Socket("localhost", service.pgPort())) {
+                raw.setSoTimeout(10_000);
+                java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
+                java.io.DataOutputStream message = new java.io.DataOutputStream(request);
+                message.writeInt(8);
+                message.writeInt(80877103);
+                message.writeInt(8);
+                message.writeInt(196608);
+                raw.getOutputStream().write(request.toByteArray());
+                raw.getOutputStream().flush();
+                assertThat(raw.getInputStream().read()).isEqualTo(-1);
+            }
         }
     }
 }

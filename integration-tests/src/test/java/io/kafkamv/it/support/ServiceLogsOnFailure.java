@@ -38,14 +38,20 @@ public final class ServiceLogsOnFailure implements BeforeEachCallback, TestWatch
 
     @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
+        keep(context.getRequiredTestClass().getSimpleName() + "." + context.getDisplayName(), cause,
+            STARTED.stream().map(ServiceProcess::log).toList());
+    }
+
+    /** Keeps the end of these logs under a title, e.g. for a service that did not start (no test has failed yet then). */
+    static void keep(String title, Throwable cause, List<Path> logs) {
         StringBuilder excerpt = new StringBuilder();
-        excerpt.append("==== ").append(context.getRequiredTestClass().getSimpleName()).append('.')
-            .append(context.getDisplayName()).append(" failed: ").append(cause).append('\n');
-        for (ServiceProcess process : STARTED) {
-            excerpt.append("---- the last ").append(LINES_PER_LOG).append(" lines of ").append(process.log().getFileName())
+        excerpt.append("==== ").append(title).append(" failed: ").append(cause).append('\n');
+        for (Path log : logs) {
+            excerpt.append("---- the last ").append(LINES_PER_LOG).append(" lines of ").append(log.getFileName())
                 .append(", without stack frames ----\n");
             try {
-                List<String> lines = Files.readAllLines(process.log(), StandardCharsets.UTF_8).stream()
+                // Decoded leniently: a stray byte must not cost the whole excerpt.
+                List<String> lines = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines()
                     .filter(line -> !line.startsWith("\tat ") && !line.startsWith("\t... "))
                     .map(line -> line.length() > LINE_LENGTH ? line.substring(0, LINE_LENGTH) + " ..." : line)
                     .toList();

@@ -138,6 +138,7 @@ public final class ServiceProcess implements AutoCloseable {
             throw new IOException("Interrupted while kafka-mv started", e);
         } catch (Exception e) {
             process.destroyForcibly();
+            ServiceLogsOnFailure.keep("starting kafka-mv", e, List.of(log));
             throw new IOException("kafka-mv did not become ready within " + timeout + "; its log is " + log, e);
         }
     }

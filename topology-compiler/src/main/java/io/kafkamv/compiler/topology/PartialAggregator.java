@@ -11,6 +11,7 @@ import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -50,6 +51,7 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private ProcessorContext<Object[], Accumulator> context;
     private KeyValueStore<Object[], Accumulator> partials;
     private KeyValueStore<String, String> pending;
+    private Cancellable flushes;
     private int groups;
     private long folded;
     private long passThroughLeft;
@@ -85,11 +87,26 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         this.context = context;
         this.partials = context.getStateStore(partialsStore(step));
         this.pending = context.getStateStore(pendingStore(step));
-        // After a restart the restored stores hold what the last commit held back.
+        // Kafka Streams also inits this same processor again when it revives a corrupted task: the stores
+        // then hold what the last commit held back, and nothing of what was processed since may stay here.
+        firstOffsets.clear();
         firstOffsets.putAll(PendingPartials.decode(pending.get(PendingPartials.KEY)));
         groups = (int) Math.min(Integer.MAX_VALUE, partials.approximateNumEntries());
+        folded = 0;
+        passThroughLeft = 0;
         latestTimestamp = context.currentStreamTimeMs();
-        context.schedule(FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> flush());
+        if (flushes != null) {
+            flushes.cancel();
+        }
+        flushes = context.schedule(FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> flush());
+    }
+
+    @Override
+    public void close() {
+        if (flushes != null) {
+            flushes.cancel();
+            flushes = null;
+        }
     }
 
     @Override
@@ -99,8 +116,10 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         for (int i = 0; i < groupBy.length; i++) {
             group[i] = row[groupBy[i]];
         }
-        if (passThroughLeft > 0) {
-            passThroughLeft--;
+        var metadata = context.recordMetadata().filter(known -> known.topic() != null && known.offset() >= 0);
+        if (passThroughLeft > 0 || metadata.isEmpty()) {
+            // A row with no input position (one made in a punctuation) could not be written down as held back.
+            passThroughLeft = Math.max(0, passThroughLeft - 1);
             Accumulator single = new Accumulator(calls.length);
             single.addInPlace(calls, row);
             context.forward(new Record<>(group, single, record.timestamp()));
@@ -115,13 +134,11 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         partial.addInPlace(calls, row);
         partials.put(group, partial);
         latestTimestamp = Math.max(latestTimestamp, record.timestamp());
-        context.recordMetadata().ifPresent(metadata -> {
-            String partition = metadata.topic() + ":" + metadata.partition();
-            if (!firstOffsets.containsKey(partition)) {
-                firstOffsets.put(partition, metadata.offset());
-                pending.put(PendingPartials.KEY, PendingPartials.encode(firstOffsets));
-            }
-        });
+        String partition = metadata.get().topic() + ":" + metadata.get().partition();
+        if (!firstOffsets.containsKey(partition)) {
+            firstOffsets.put(partition, metadata.get().offset());
+            pending.put(PendingPartials.KEY, PendingPartials.encode(firstOffsets));
+        }
         if (groups >= MAX_GROUPS) {
             flush();
         }
