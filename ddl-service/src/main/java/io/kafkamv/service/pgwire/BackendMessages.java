@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.kafkamv.service.sql.PgType;
 import io.kafkamv.service.sql.ResultColumn;
 import io.kafkamv.service.sql.SqlError;
 

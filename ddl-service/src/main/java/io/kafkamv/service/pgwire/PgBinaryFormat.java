@@ -7,6 +7,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import io.kafkamv.service.sql.PgType;
+
 /**
  * Values in PostgreSQL's binary format, for clients that ask for it (pgjdbc does for a prepared
  * statement it has run a few times). Types without a binary form here are sent as text.

@@ -1,9 +1,9 @@
-package io.kafkamv.service.pgwire;
+package io.kafkamv.service.sql;
 
 import io.kafkamv.connectors.schema.SqlType;
 
-/** How each of our column types is described to a PostgreSQL client: type OID and size. */
-enum PgType {
+/** How each of our column types is described to a PostgreSQL client, on the wire and in the catalog: type OID and size. */
+public enum PgType {
     BOOL(16, 1),
     INT2(21, 2),
     INT4(23, 4),
@@ -28,16 +28,16 @@ enum PgType {
         this.size = size;
     }
 
-    int oid() {
+    public int oid() {
         return oid;
     }
 
     /** {@code typlen}: the fixed width in bytes, or -1 for variable-length types. */
-    int size() {
+    public int size() {
         return size;
     }
 
-    static PgType of(SqlType type) {
+    public static PgType of(SqlType type) {
         return switch (type) {
             case BOOLEAN -> BOOL;
             case SMALLINT -> INT2;

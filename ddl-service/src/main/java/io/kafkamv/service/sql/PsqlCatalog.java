@@ -20,7 +20,8 @@ import io.kafkamv.service.catalog.CatalogService;
 
 /**
  * Answers the catalog queries psql sends for {@code \d}, {@code \dt}, {@code \dm}, {@code \d name}
- * and {@code \l}, from our catalog. These queries use PostgreSQL's system tables and operators
+ * and {@code \l}, and those of pgjdbc's {@code DatabaseMetaData.getTables} and {@code getColumns}
+ * (what GUI tools list objects with), from our catalog. These queries use PostgreSQL's system tables and operators
  * that kafka-mv does not have; each is recognised by what it reads and answered with the columns
  * it selects, in its order. A catalog query we do not model gets its columns and no rows, so psql
  * shows an empty section rather than failing.
@@ -46,13 +47,20 @@ final class PsqlCatalog {
     }
 
     StatementResult answer(String sql) {
-        List<String> items = SelectList.items(sql);
+        String lower = sql.toLowerCase(Locale.ROOT);
+        // pgjdbc's getColumns wraps its query in SELECT * FROM (...): the inner select list names the columns.
+        int inner = lower.indexOf("select", lower.indexOf("from"));
+        List<String> items = SelectList.items(lower.stripLeading().startsWith("select * from (select") && inner > 0
+            ? sql.substring(inner) : sql);
         List<ResultColumn> columns = items.stream()
             .map(item -> new ResultColumn(SelectList.name(item), SelectList.isNumeric(item) ? SqlType.BIGINT : SqlType.VARCHAR))
             .toList();
-        String lower = sql.toLowerCase(Locale.ROOT);
         List<List<Object>> rows = new ArrayList<>();
-        if (lower.contains("from pg_catalog.pg_database")) {
+        if (lower.contains("\"table_cat\"") && lower.contains("from pg_catalog.pg_namespace n, pg_catalog.pg_class c")) {
+            jdbcTables(sql, items, rows);
+        } else if (lower.contains("a.atttypid") && lower.contains("join pg_catalog.pg_attribute a")) {
+            jdbcColumns(sql, items, rows);
+        } else if (lower.contains("from pg_catalog.pg_database")) {
             rows.add(values(items, Map.of("datname", "dev", "owner", "root", "encoding", "UTF8", "collate", "C",
                 "ctype", "C", "provider", "libc")));
         } else if (lower.contains("from pg_catalog.pg_attribute a")) {
@@ -78,6 +86,95 @@ final class PsqlCatalog {
             .filter(entry -> name.map(pattern -> pattern.matcher(entry.name()).matches()).orElse(true))
             .forEach(entry -> rows.add(values(items, Map.of("nspname", "public", "relname", entry.name(),
                 "type", entry.kind() == ObjectKind.TABLE ? "table" : "materialized view", "owner", "root"))));
+    }
+
+    /** pgjdbc's {@code getTables}: the objects of the kinds asked for whose names match its LIKE pattern. */
+    private void jdbcTables(String sql, List<String> items, List<List<Object>> rows) {
+        // The kinds asked for are in the WHERE clause; the select list's CASE names every kind.
+        String where = sql.toLowerCase(Locale.ROOT).substring(Math.max(0, sql.toLowerCase(Locale.ROOT).indexOf(" where ")));
+        boolean anyKind = !where.contains("c.relkind");
+        boolean tables = anyKind || where.contains("c.relkind in ('r','p')") || where.contains("c.relkind = 'r'");
+        boolean views = anyKind || where.contains("c.relkind = 'm'");
+        Optional<Pattern> name = likePattern(sql, "c.relname");
+        objects().stream()
+            .filter(entry -> entry.kind() == ObjectKind.TABLE ? tables : views)
+            .filter(entry -> name.map(pattern -> pattern.matcher(entry.name()).matches()).orElse(true))
+            .filter(entry -> likePattern(sql, "n.nspname").map(pattern -> pattern.matcher("public").matches()).orElse(true))
+            .sorted(Comparator.comparing((CatalogEntry entry) -> entry.kind() == ObjectKind.TABLE ? "TABLE" : "MATERIALIZED VIEW")
+                .thenComparing(CatalogEntry::name))
+            .forEach(entry -> {
+                Map<String, Object> values = new TreeMap<>();
+                values.put("table_cat", "dev");
+                values.put("table_schem", "public");
+                values.put("table_name", entry.name());
+                values.put("table_type", entry.kind() == ObjectKind.TABLE ? "TABLE" : "MATERIALIZED VIEW");
+                values.put("remarks", null);
+                rows.add(values(items, values));
+            });
+    }
+
+    /**
+     * pgjdbc's {@code getColumns}: the columns of the matching objects, as {@code pg_attribute} and
+     * {@code pg_type} would describe them (pgjdbc maps the type OIDs to JDBC types itself).
+     */
+    private void jdbcColumns(String sql, List<String> items, List<List<Object>> rows) {
+        Optional<Pattern> table = likePattern(sql, "c.relname");
+        Optional<Pattern> column = likePattern(sql, "attname");
+        for (CatalogEntry entry : objects()) {
+            if (table.isPresent() && !table.get().matcher(entry.name()).matches()) {
+                continue;
+            }
+            List<Column> columns = CatalogService.relation(entry).schema().columns();
+            for (int i = 0; i < columns.size(); i++) {
+                Column attribute = columns.get(i);
+                if (column.isPresent() && !column.get().matcher(attribute.name()).matches()) {
+                    continue;
+                }
+                PgType type = PgType.of(attribute.type());
+                // TreeMap: "attnotnull" must win over "typtype", which its item also mentions.
+                Map<String, Object> values = new TreeMap<>();
+                values.put("adsrc", null);
+                values.put("attgenerated", "");
+                values.put("attidentity", "");
+                values.put("attlen", (long) type.size());
+                values.put("attname", attribute.name());
+                values.put("attnotnull", attribute.nullable() ? "f" : "t");
+                values.put("attnum", (long) i + 1);
+                values.put("atttypid", (long) type.oid());
+                values.put("atttypmod", -1L);
+                values.put("description", null);
+                values.put("nspname", "public");
+                values.put("relname", entry.name());
+                values.put("typbasetype", 0L);
+                values.put("typtype", "b");
+                values.put("typtypmod", -1L);
+                rows.add(values(items, values));
+            }
+        }
+    }
+
+    /** A condition {@code column LIKE 'pattern'} (or {@code E'pattern'}) as a regular expression. */
+    private static Optional<Pattern> likePattern(String sql, String column) {
+        Matcher like = Pattern.compile(Pattern.quote(column) + "\\s+LIKE\\s+E?'((?:[^']|'')*)'", Pattern.CASE_INSENSITIVE)
+            .matcher(sql);
+        if (!like.find()) {
+            return Optional.empty();
+        }
+        String pattern = like.group(1).replace("''", "'");
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            } else if (c == '%') {
+                regex.append(".*");
+            } else if (c == '_') {
+                regex.append('.');
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Optional.of(Pattern.compile(regex.toString()));
     }
 
     /** The first query of {@code \d name}: which objects the pattern names, with their oids. */
