@@ -8,4 +8,15 @@ public final class MalformedRecordException extends RuntimeException {
     public MalformedRecordException(String reason) {
         super(reason);
     }
+
+    /**
+     * What kind of problem this is, without the particulars: the reason before its first ": " (what
+     * follows is the offending value), with numbers as N. "field \"ms\" does not fit type integer" is a
+     * kind; the value that did not fit is not.
+     */
+    public String kind() {
+        String reason = getMessage();
+        int detail = reason.indexOf(": ");
+        return (detail < 0 ? reason : reason.substring(0, detail)).replaceAll("\\d+", "N");
+    }
 }

@@ -8,6 +8,7 @@ import io.kafkamv.connectors.registry.SchemaRegistry;
 import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
 
 /**
  * Reads a record of a topic others write as a change to a source's rows, in one of two formats:
@@ -19,6 +20,8 @@ import io.kafkamv.connectors.schema.RowSchema;
  * <li>{@code avro}: like {@code json}, with values (and keys of tombstones) in Confluent's wire format,
  * read with the schema each record names, from the Schema Registry.
  * <li>{@code csv}: like {@code json}, each value one CSV line with the columns in order.
+ * <li>{@code string} and {@code bytes}: the whole value is the source's one column, text (UTF-8) or
+ * {@code bytea}; each record is a new row, as in a topic of log lines or opaque payloads.
  * <li>{@code debezium-json}: Debezium's change envelope ({@code before}, {@code after}, {@code op},
  * with or without the {@code schema}/{@code payload} wrapper), so a CDC topic feeds a source with
  * updates and deletes. It needs a primary key; the tombstones after deletes mean nothing.
@@ -27,7 +30,8 @@ import io.kafkamv.connectors.schema.RowSchema;
 public final class SourceRecordDecoder {
 
     /** The formats this decoder reads. */
-    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro", "csv");
+    public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro", "csv",
+        "string", "bytes");
 
     /** The option naming a CSV source's field separator (one character; a comma by default). */
     public static final String CSV_DELIMITER = "csv.delimiter";
@@ -70,6 +74,9 @@ public final class SourceRecordDecoder {
         if (format.equals("debezium-json") && schema.keyColumns().isEmpty()) {
             throw new IllegalArgumentException("a debezium-json source needs a primary key");
         }
+        unfitForWholeValue(schema, format).ifPresent(reason -> {
+            throw new IllegalArgumentException(reason);
+        });
         this.debezium = format.equals("debezium-json");
         this.values = new JsonRowDecoder(schema.columns());
         List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow())
@@ -86,6 +93,12 @@ public final class SourceRecordDecoder {
                 user == null ? null : user + ":" + options.getOrDefault(SCHEMA_REGISTRY_PASSWORD, ""));
             this.rows = new AvroRowDecoder(schema.columns(), registry)::decode;
             this.keys = new AvroRowDecoder(key, registry)::decode;
+        } else if (format.equals("string")) {
+            this.rows = bytes -> new Object[] {utf8(bytes)};
+            this.keys = new JsonRowDecoder(key)::decode;
+        } else if (format.equals("bytes")) {
+            this.rows = bytes -> new Object[] {bytes};
+            this.keys = new JsonRowDecoder(key)::decode;
         } else if (format.equals("csv")) {
             String delimiter = options.getOrDefault(CSV_DELIMITER, ",");
             if (delimiter.length() != 1) {
@@ -157,6 +170,31 @@ public final class SourceRecordDecoder {
             }
         }
         return rowKey;
+    }
+
+    /**
+     * Why a source of these columns cannot be read in a format that makes the whole value one column
+     * ({@code string}, {@code bytes}); empty when it can, or for other formats.
+     */
+    public static java.util.Optional<String> unfitForWholeValue(RowSchema schema, String format) {
+        SqlType type = format.equals("string") ? SqlType.VARCHAR : format.equals("bytes") ? SqlType.BYTEA : null;
+        if (type == null || schema.columns().size() == 1 && schema.columns().get(0).type() == type
+            && schema.keyColumns().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("a " + format + " source has exactly one column, of type " + type.postgresName()
+            + ", and no primary key: each record's whole value is that column");
+    }
+
+    private static String utf8(byte[] bytes) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new MalformedRecordException("not UTF-8 text");
+        }
     }
 
     /** The {@value #MAX_RECORD_BYTES} option: a positive number of bytes. */

@@ -111,6 +111,39 @@ class SourceRecordDecoderTest {
             List.of()), "debezium-json", Map.of())).hasMessageContaining("needs a primary key");
     }
 
+    @Test
+    void stringAndBytesValuesAreTheOneColumnOfANewRow() {
+        SourceRecordDecoder lines = new SourceRecordDecoder(new RowSchema(List.of(Column.of("line", SqlType.VARCHAR)),
+            List.of()), "string", Map.of());
+        SourceRecordDecoder payloads = new SourceRecordDecoder(new RowSchema(List.of(Column.of("payload", SqlType.BYTEA)),
+            List.of()), "bytes", Map.of());
+
+        var line = lines.decode(2, 40, null, bytes("GET /home 200 \"ünïcode\""));
+        assertThat(line.key()).containsExactly(2, 40L);
+        assertThat(line.row()).containsExactly("GET /home 200 \"ünïcode\"");
+        assertThat(payloads.decode(0, 1, null, new byte[] {0, -1, 7}).row()).containsExactly((Object) new byte[] {0, -1, 7});
+        assertThat(lines.decode(0, 2, bytes("k"), null)).as("a tombstone adds no row").isNull();
+        assertThatThrownBy(() -> lines.decode(0, 3, null, new byte[] {(byte) 0xC3, (byte) 0x28}))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("not UTF-8 text");
+    }
+
+    @Test
+    void stringAndBytesSourcesHaveOneColumnOfTheirTypeAndNoKey() {
+        RowSchema twoColumns = new RowSchema(List.of(Column.of("a", SqlType.VARCHAR), Column.of("b", SqlType.VARCHAR)), List.of());
+        RowSchema keyed = new RowSchema(List.of(new Column("a", SqlType.VARCHAR, false)), List.of("a"));
+        RowSchema text = new RowSchema(List.of(Column.of("a", SqlType.VARCHAR)), List.of());
+
+        assertThat(SourceRecordDecoder.unfitForWholeValue(twoColumns, "string")).get().asString()
+            .isEqualTo("a string source has exactly one column, of type character varying, and no primary key: "
+                + "each record's whole value is that column");
+        assertThat(SourceRecordDecoder.unfitForWholeValue(keyed, "string")).isPresent();
+        assertThat(SourceRecordDecoder.unfitForWholeValue(text, "bytes")).get().asString().contains("of type bytea");
+        assertThat(SourceRecordDecoder.unfitForWholeValue(text, "string")).isEmpty();
+        assertThat(SourceRecordDecoder.unfitForWholeValue(twoColumns, "json")).isEmpty();
+        assertThatThrownBy(() -> new SourceRecordDecoder(twoColumns, "string", Map.of()))
+            .hasMessageStartingWith("a string source has exactly one column");
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

@@ -142,6 +142,11 @@ final class TableCommands {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "a debezium-json source needs a primary key", 0,
                 "declare the table's key, e.g. (id INT PRIMARY KEY, ...): updates and deletes find rows by it");
         }
+        SourceRecordDecoder.unfitForWholeValue(schema, format).ifPresent(reason -> {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, reason, 0, format.equals("string")
+                ? "e.g. CREATE SOURCE lines (line TEXT) WITH (connector = 'kafka', topic = '...', format = 'string')"
+                : "e.g. CREATE SOURCE payloads (payload BYTEA) WITH (connector = 'kafka', topic = '...', format = 'bytes')");
+        });
         List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         String deadLetters = TopicNames.of("source", name, "dlq-" + context.store().allocateJobId());

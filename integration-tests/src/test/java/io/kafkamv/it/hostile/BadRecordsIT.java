@@ -47,6 +47,7 @@ class BadRecordsIT {
             record(null, "{\"id\": 2, \"owner\": \"" + "x".repeat(300) + "\", \"balance\": 1}"),
             record(null, null),
             record(null, "{\"id\": 3, \"owner\": \"cy\", \"balance\": \"lots\"}"),
+            record(null, "{\"id\": 5, \"owner\": \"eve\", \"balance\": \"more\"}"),
             record(null, "\u0000\u0001 binary junk"),
             record(null, "{\"id\": 4, \"owner\": \"dee\", \"balance\": 40}"));
         Psql psql = SERVICE.psql();
@@ -60,13 +61,18 @@ class BadRecordsIT {
         assertThat(created.exitCode()).as(created.stderr()).isZero();
         assertThat(created.stdout()).isEqualTo("CREATE_SOURCE\nCREATE_MATERIALIZED_VIEW\n2|50\n");
         List<String> reasons = reasons(kafka);
-        assertThat(reasons).hasSize(5).filteredOn(reason -> reason.startsWith("not JSON: ")).hasSize(1);
+        assertThat(reasons).hasSize(6).filteredOn(reason -> reason.startsWith("not JSON: ")).hasSize(1);
         assertThat(reasons).filteredOn(reason -> !reason.startsWith("not JSON: ")).containsExactlyInAnyOrder(
             "field \"id\" is missing or null",
             "record of 336 bytes is larger than max_record_bytes (200)",
             "a tombstone without a key",
-            "field \"balance\" does not fit type integer: \"lots\"");
-        assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).isEqualTo("accounts|accounts|json|5\n");
+            "field \"balance\" does not fit type integer: \"lots\"",
+            "field \"balance\" does not fit type integer: \"more\"");
+        assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).isEqualTo("accounts|accounts|json|6\n");
+        List<String> logged = java.nio.file.Files.readAllLines(SERVICE.service().log()).stream()
+            .filter(line -> line.contains("cannot be read (")).toList();
+        assertThat(logged).as("one log line per kind of problem, not per record").hasSize(5)
+            .filteredOn(line -> line.contains("does not fit type integer")).hasSize(1);
 
         produce(kafka, record(null, "{\"id\": 1, \"owner\": \"ann\", \"balance\": 100}"));
         await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT total FROM totals"), "140"::equals);
@@ -109,7 +115,7 @@ class BadRecordsIT {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (reasons.size() < 5 && System.nanoTime() < deadline) {
+            while (reasons.size() < 6 && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     reasons.add(new String(record.headers().lastHeader("kmv.error").value(), StandardCharsets.UTF_8));
                 }

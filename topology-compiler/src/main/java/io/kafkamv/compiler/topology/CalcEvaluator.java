@@ -2,14 +2,17 @@ package io.kafkamv.compiler.topology;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.planner.QueryPlanner;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.QueryProvider;
 import org.apache.calcite.linq4j.function.Function1;
 import org.apache.calcite.rel.RelNode;
@@ -31,12 +34,15 @@ final class CalcEvaluator {
     private final Function1<DataContext, Object[]> condition;
     private final Function1<DataContext, Object[]> projection;
     private final JavaTypeFactory typeFactory;
+    /** The input's BYTEA columns: rows keep {@code byte[]}, Calcite's code reads {@code ByteString}. */
+    private final int[] binaryColumns;
 
     private CalcEvaluator(Function1<DataContext, Object[]> condition, Function1<DataContext, Object[]> projection,
-                          JavaTypeFactory typeFactory) {
+                          JavaTypeFactory typeFactory, int[] binaryColumns) {
         this.condition = condition;
         this.projection = projection;
         this.typeFactory = typeFactory;
+        this.binaryColumns = binaryColumns;
     }
 
     static CalcEvaluator of(CalcStep step, RowSchema inputSchema) {
@@ -58,7 +64,10 @@ final class CalcEvaluator {
         Function1<DataContext, Object[]> condition = program.getCondition() == null ? null
             : RexExecutorImpl.getExecutable(planner.rexBuilder(),
                 List.of(program.expandLocalRef(program.getCondition())), inputType).getFunction();
-        return new CalcEvaluator(condition, projection, (JavaTypeFactory) planner.typeFactory());
+        int[] binaryColumns = IntStream.range(0, inputSchema.columns().size())
+            .filter(i -> inputSchema.columns().get(i).type() == SqlType.BYTEA)
+            .toArray();
+        return new CalcEvaluator(condition, projection, (JavaTypeFactory) planner.typeFactory(), binaryColumns);
     }
 
     boolean hasCondition() {
@@ -67,11 +76,30 @@ final class CalcEvaluator {
 
     /** True when the row passes the step's WHERE; SQL's unknown (null) does not pass. */
     boolean test(Object[] row) {
-        return Boolean.TRUE.equals(condition.apply(new RowContext(row, typeFactory))[0]);
+        return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
     }
 
     Object[] project(Object[] row) {
-        return projection.apply(new RowContext(row, typeFactory));
+        Object[] projected = projection.apply(new RowContext(calciteRow(row), typeFactory));
+        for (int i = 0; i < projected.length; i++) {
+            if (projected[i] instanceof ByteString bytes) {
+                projected[i] = bytes.getBytes();
+            }
+        }
+        return projected;
+    }
+
+    private Object[] calciteRow(Object[] row) {
+        if (binaryColumns.length == 0) {
+            return row;
+        }
+        Object[] copy = row.clone();
+        for (int column : binaryColumns) {
+            if (copy[column] instanceof byte[] bytes) {
+                copy[column] = new ByteString(bytes);
+            }
+        }
+        return copy;
     }
 
     /** Hands one input row to Calcite's generated code, which reads it as {@code inputRecord}. */

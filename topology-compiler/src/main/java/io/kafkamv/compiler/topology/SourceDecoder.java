@@ -10,12 +10,24 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decodes a source record into its key and row, or marks it malformed: the record then keeps its
  * bytes and gains a {@code kmv.error} header with the reason, for the dead-letter topic.
  */
 final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SourceDecoder.class);
+
+    /**
+     * The kinds of malformed records already logged, per job and source step: each kind is logged once,
+     * the rest only counted, so a topic full of bad records cannot flood the log. Bounded, in case
+     * kinds are many (a reason naming every record's own field, say).
+     */
+    private static final java.util.Set<String> LOGGED_KINDS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final int MAX_LOGGED_KINDS = 10_000;
 
     /** The Kafka Streams sensor scope of the dead-letter count: {@code stream-kafkamv-metrics}, one entity per source step. */
     static final String METRICS_SCOPE = "kafkamv";
@@ -60,8 +72,18 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
             record.headers().add(DeadLetters.ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
             record.headers().add(DeadLetters.POSITION_HEADER, DeadLetters.position(metadata.partition(), metadata.offset()));
             deadLetters.record();
+            logOnce(e, metadata.topic(), metadata.partition(), metadata.offset());
             byte[] raw = record.value() == null ? new byte[0] : record.value();
             context.forward(record.withValue(new Decoded(null, null, raw)));
+        }
+    }
+
+    private void logOnce(MalformedRecordException e, String topic, int partition, long offset) {
+        String kind = context.applicationId() + "/" + stepId + "/" + e.kind();
+        if (LOGGED_KINDS.size() < MAX_LOGGED_KINDS && LOGGED_KINDS.add(kind)) {
+            LOG.warn("{}: the record at {}:{} offset {} cannot be read ({}); it went to the dead-letter topic. "
+                + "Records with this problem are not logged again, only counted (dead-letters-total, SHOW SOURCES)",
+                context.applicationId(), topic, partition, offset, e.getMessage());
         }
     }
 }

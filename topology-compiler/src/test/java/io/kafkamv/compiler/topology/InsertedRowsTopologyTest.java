@@ -111,6 +111,19 @@ class InsertedRowsTopologyTest {
     }
 
     @org.junit.jupiter.api.Test
+    void expressionsOverBinaryColumnsTakeAndGiveBytes() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("payloads", new Column("p", SqlType.BYTEA, true))) {
+            harness.view("CREATE MATERIALIZED VIEW sized AS SELECT octet_length(p) AS n, p FROM payloads WHERE octet_length(p) > 1");
+            harness.insert("payloads", 1, (Object) new byte[] {1, 2, 3}).insert("payloads", 2, (Object) new byte[] {9});
+
+            assertThat(harness.rows()).singleElement().satisfies(row -> {
+                assertThat(row.get(0)).isEqualTo(3);
+                assertThat((byte[]) row.get(1)).containsExactly(1, 2, 3);
+            });
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void aViewOfInsertedRowsKeepsEachInItsStoreAndSendsItOn() {
         try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
                 new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
