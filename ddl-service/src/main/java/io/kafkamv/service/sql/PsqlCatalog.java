@@ -91,15 +91,16 @@ final class PsqlCatalog {
     /** pgjdbc's {@code getTables}: the objects of the kinds asked for whose names match its LIKE pattern. */
     private void jdbcTables(String sql, List<String> items, List<List<Object>> rows) {
         // The kinds asked for are in the WHERE clause; the select list's CASE names every kind.
-        String where = sql.toLowerCase(Locale.ROOT).substring(Math.max(0, sql.toLowerCase(Locale.ROOT).indexOf(" where ")));
+        String lower = sql.toLowerCase(Locale.ROOT);
+        String where = lower.substring(Math.max(0, lower.indexOf(" where ")));
         boolean anyKind = !where.contains("c.relkind");
         boolean tables = anyKind || where.contains("c.relkind in ('r','p')") || where.contains("c.relkind = 'r'");
         boolean views = anyKind || where.contains("c.relkind = 'm'");
         Optional<Pattern> name = likePattern(sql, "c.relname");
+        boolean publicSchema = likePattern(sql, "n.nspname").map(pattern -> pattern.matcher("public").matches()).orElse(true);
         objects().stream()
-            .filter(entry -> entry.kind() == ObjectKind.TABLE ? tables : views)
+            .filter(entry -> publicSchema && (entry.kind() == ObjectKind.TABLE ? tables : views))
             .filter(entry -> name.map(pattern -> pattern.matcher(entry.name()).matches()).orElse(true))
-            .filter(entry -> likePattern(sql, "n.nspname").map(pattern -> pattern.matcher("public").matches()).orElse(true))
             .sorted(Comparator.comparing((CatalogEntry entry) -> entry.kind() == ObjectKind.TABLE ? "TABLE" : "MATERIALIZED VIEW")
                 .thenComparing(CatalogEntry::name))
             .forEach(entry -> {

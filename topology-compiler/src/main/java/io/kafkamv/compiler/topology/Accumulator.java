@@ -71,11 +71,16 @@ final class Accumulator {
                     next.values[i] = new TreeMap<>();
                 }
                 for (Map.Entry<Object, Long> value : partial.values[i].entrySet()) {
-                    next.values[i].merge(value.getKey(), value.getValue(), (a, b) -> a + b == 0 ? null : a + b);
+                    next.values[i].merge(value.getKey(), value.getValue(), Accumulator::countOrGone);
                 }
             }
         }
         return next;
+    }
+
+    /** A multiset's count after adding to it, or null (the value leaves the multiset) at zero. */
+    private static Long countOrGone(Long count, Long added) {
+        return count + added == 0 ? null : count + added;
     }
 
     static boolean keepsValues(AggregateCall call) {
@@ -105,7 +110,7 @@ final class Accumulator {
                 if (values[i] == null) {
                     values[i] = new TreeMap<>();
                 }
-                values[i].merge(value, (long) sign, (a, b) -> a + b == 0 ? null : a + b);
+                values[i].merge(value, (long) sign, Accumulator::countOrGone);
             } else if (call.function() == AggregateFunction.SUM || call.function() == AggregateFunction.AVG) {
                 sums[i] = Numbers.add(sums[i], value, sign);
             }

@@ -152,10 +152,15 @@ public final class TopologyFactory {
         return rows.toStream(Named.as(name + "-changes"))
             .process(() -> new ExchangeKeyer(prefixes, changes, inputKeys, inputRows, lastPrefixes),
                 Named.as(name + "-keys"), lastPrefixes)
-            .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
-                .withName(exchangeName)
-                .withNumberOfPartitions(partitions)
-                .withStreamPartitioner(Exchange.partitioner()));
+            .repartition(exchangeTopic(exchangeName, partitions));
+    }
+
+    /** The topic of an {@link Exchange}: keyed by prefix, partitioned by it over the plan's partitions. */
+    private static Repartitioned<byte[], byte[]> exchangeTopic(String name, int partitions) {
+        return Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
+            .withName(name)
+            .withNumberOfPartitions(partitions)
+            .withStreamPartitioner(Exchange.partitioner());
     }
 
     private static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {
@@ -513,10 +518,7 @@ public final class TopologyFactory {
             return inserts.get(inputId).get()
                 .map((key, row) -> KeyValue.pair(Exchange.compose(prefixes.apply(row), inputKeys.encode(key)),
                     changes.apply(inputRows.encode(row))), Named.as(name + "-keys"))
-                .repartition(Repartitioned.<byte[], byte[]>with(Serdes.ByteArray(), Serdes.ByteArray())
-                    .withName(exchangeName)
-                    .withNumberOfPartitions(partitions)
-                    .withStreamPartitioner(Exchange.partitioner()));
+                .repartition(exchangeTopic(exchangeName, partitions));
         }
 
         /**
