@@ -90,7 +90,9 @@ final class ViewRuntime implements AutoCloseable {
         // within the shorter session timeout.
         properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
         properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
-        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
+        // A member hears of a rebalance at its next heartbeat. Every new job has a second rebalance right after its
+        // first (its repartition topics appear in the metadata), which waited up to 3 s for the other thread.
+        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 4 * 1024 * 1024);
         // A new instance first warms up a copy of a partition's state and takes the partition over at the
         // next probing rebalance: every minute (the least Kafka Streams allows) instead of every ten, so

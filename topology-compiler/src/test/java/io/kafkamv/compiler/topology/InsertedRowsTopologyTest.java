@@ -70,14 +70,52 @@ class InsertedRowsTopologyTest {
         try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
                 new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
             harness.view("CREATE MATERIALIZED VIEW per_group AS SELECT g, count(*) AS n FROM events GROUP BY g");
-            for (int i = 0; i < 1_500; i++) {
+            int rows = (int) PartialAggregator.QUIET_ROWS + 500;
+            for (int i = 0; i < rows; i++) {
                 harness.insert("events", i, i, 1);
             }
-            assertThat(harness.rows()).hasSize(1_500);
+            assertThat(harness.rows()).hasSize(rows);
 
-            harness.insert("events", 1_500, 7, 1).insert("events", 1_501, 9_999, 1);
+            harness.insert("events", rows, 7, 1).insert("events", rows + 1, 99_999, 1);
             assertThat(harness.heldBack()).as("one group per row: nothing is held back any more").isEmpty();
-            assertThat(harness.rowsSoFar()).hasSize(1_501).contains(List.of(7, 2L), List.of(9_999, 1L));
+            assertThat(harness.rowsSoFar()).hasSize(rows + 1).contains(List.of(7, 2L), List.of(99_999, 1L));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void partialsOfAQuietInputGoOnWithinAFlushIntervalAndThoseOfABusyOneAreHeldToFoldFurther() {
+        try (ViewHarness harness = new ViewHarness().appendOnlyTable("events",
+                new Column("g", SqlType.INTEGER, true), new Column("v", SqlType.INTEGER, true))) {
+            harness.view("CREATE MATERIALIZED VIEW per_group AS SELECT g, count(*) AS n FROM events GROUP BY g");
+            int rowId = 0;
+            for (int i = 0; i < 10; i++) {
+                harness.insert("events", rowId++, i % 5, 1);
+            }
+            assertThat(harness.advance(PartialAggregator.FLUSH_INTERVAL).rowsSoFar()).as("quiet").hasSize(5).contains(List.of(0, 2L));
+
+            // Busy: every interval brings QUIET_ROWS rows over so many groups that they fold into 4 rows each at most.
+            int groups = 5_000;
+            long inGroupZero = 2;
+            long intervals = PartialAggregator.MAX_HOLD.dividedBy(PartialAggregator.FLUSH_INTERVAL);
+            for (long interval = 1; interval <= intervals; interval++) {
+                for (int i = 0; i < PartialAggregator.QUIET_ROWS; i++) {
+                    harness.insert("events", rowId, rowId % groups, 1);
+                    inGroupZero += rowId % groups == 0 ? 1 : 0;
+                    rowId++;
+                }
+                List<List<Object>> rows = harness.advance(PartialAggregator.FLUSH_INTERVAL).rowsSoFar();
+                if (interval < intervals) {
+                    assertThat(rows).as("busy interval %d: still held", interval).hasSize(5).contains(List.of(0, 2L));
+                    assertThat(harness.heldBack()).isNotEmpty();
+                } else {
+                    assertThat(rows).as("held no longer than MAX_HOLD").hasSize(groups);
+                    assertThat(rows.stream().mapToLong(row -> (Long) row.get(1)).sum()).isEqualTo(rowId);
+                }
+            }
+
+            harness.insert("events", rowId, 0, 1);
+            assertThat(harness.advance(PartialAggregator.FLUSH_INTERVAL).rowsSoFar()).as("quiet again")
+                .contains(List.of(0, inGroupZero + 1));
         }
     }
 

@@ -53,7 +53,7 @@ class JsonSourceTopologyTest {
             clicks.pipeInput("c", "garbage");
             clicks.pipeInput("d", "{\"page\": \"/home\", \"ms\": 5}");
             clicks.pipeInput("e", "{\"page\": \"/about\"}");
-            driver.advanceWallClockTime(PartialAggregator.FLUSH_INTERVAL);
+            driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
 
             // Latest row per key (keys are arrays: compare them by content).
             java.util.Map<List<Object>, List<Object>> latest = new java.util.HashMap<>();

@@ -111,8 +111,14 @@ public final class ViewHarness implements AutoCloseable {
      * takes), in no particular order, each as a list.
      */
     public List<List<Object>> rows() {
-        driver.advanceWallClockTime(PartialAggregator.FLUSH_INTERVAL);
+        driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
         return rowsSoFar();
+    }
+
+    /** Lets wall-clock time pass, as partial aggregates see it. */
+    public ViewHarness advance(java.time.Duration time) {
+        driver.advanceWallClockTime(time);
+        return this;
     }
 
     /** The view's rows as its output has them now, without letting time pass for partials to flush. */
@@ -144,7 +150,7 @@ public final class ViewHarness implements AutoCloseable {
 
     /** The rows in the view's store, where queries read them, in no particular order (see {@link #rows()}). */
     public List<List<Object>> storedRows() {
-        driver.advanceWallClockTime(PartialAggregator.FLUSH_INTERVAL);
+        driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
         List<List<Object>> rows = new ArrayList<>();
         org.apache.kafka.streams.state.KeyValueStore<Object[], Object> store = driver.getKeyValueStore(view.plan().store());
         try (var all = store.all()) {
