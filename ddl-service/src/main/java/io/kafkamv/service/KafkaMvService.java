@@ -32,6 +32,7 @@ import io.kafkamv.service.pgwire.PgWireServer;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
 import io.kafkamv.service.rest.RestServer;
+import io.kafkamv.service.statements.BackgroundStatements;
 import io.kafkamv.service.sql.CompilerWarmUp;
 import io.kafkamv.service.sql.ServiceContext;
 import io.kafkamv.service.sql.SqlError;
@@ -130,8 +131,10 @@ public final class KafkaMvService implements AutoCloseable {
             .map(files -> PgTls.fromPem(files.certificateChain(), files.privateKey(), files.required())));
         metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, store, runner, rates, metrics, tokens,
-            clientProperties);
+        BackgroundStatements background = new BackgroundStatements(executor, store, clientProperties, instanceId).start();
+        started.push(background);
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, background, store, runner, rates,
+            metrics, tokens, clientProperties);
         started.push(rest);
         ready = true;
     }

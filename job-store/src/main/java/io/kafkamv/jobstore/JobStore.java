@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -53,6 +54,10 @@ public final class JobStore implements AutoCloseable {
      * and after compaction.
      */
     private static final String CANCEL_PREFIX = "cancel/";
+    private static final String STATEMENT_PREFIX = "statement/";
+    private static final String PROGRESS_PREFIX = "statement-progress/";
+    /** {@code statement-rows/<id>/<statement index>/<page>}: a page of a finished statement's result rows. */
+    private static final String ROWS_PREFIX = "statement-rows/";
     /** Writing this key returns an offset no other writer gets: the source of job ids. */
     private static final String JOB_ID_CLAIM = "job-id-claim";
     /** Job ids start here, so that they read like the ids users know from RisingWave. */
@@ -66,6 +71,9 @@ public final class JobStore implements AutoCloseable {
     private final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
     private final Map<Long, Job> jobs = new ConcurrentHashMap<>();
     private final Map<Long, String> cancels = new ConcurrentHashMap<>();
+    private final Map<Long, StatementJob> statements = new ConcurrentHashMap<>();
+    private final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Object appliedLock = new Object();
     private final Thread tailer;
@@ -131,6 +139,75 @@ public final class JobStore implements AutoCloseable {
     private Job withCancel(Job job) {
         String reason = cancels.get(job.id());
         return reason == null || job.status() == JobStatus.CANCELLING ? job : job.withStatus(JobStatus.CANCELLING, reason);
+    }
+
+    public Collection<StatementJob> statements() {
+        return List.copyOf(statements.values());
+    }
+
+    public Optional<StatementJob> statement(long id) {
+        return Optional.ofNullable(statements.get(id));
+    }
+
+    public Optional<StatementProgress> progress(long id) {
+        return Optional.ofNullable(progress.get(id));
+    }
+
+    /** Why a job or statement was cancelled, if it was. */
+    public Optional<String> cancelled(long id) {
+        return Optional.ofNullable(cancels.get(id));
+    }
+
+    /** Rows {@code page} of the result of statement {@code index} of a finished background statement. */
+    public Optional<JsonNode> resultPage(long id, int index, int page) {
+        return Optional.ofNullable(resultPages.get(rowsKey(id, index, page)));
+    }
+
+    /** Records a statement as accepted; its end is written by {@link #finishRecord} in its run's transaction. */
+    public void accept(StatementJob statement) {
+        write(STATEMENT_PREFIX + statement.id(), serialize(statement));
+        LOG.info("Statement {} accepted -> RUNNING on {}", statement.id(), statement.owner());
+    }
+
+    public void put(StatementProgress report) {
+        write(PROGRESS_PREFIX + report.id(), serialize(report));
+    }
+
+    /** The record that finishes a statement, for its runner to write in the transaction of its writes. */
+    public ProducerRecord<byte[], byte[]> finishRecord(StatementJob finished) {
+        return record(STATEMENT_PREFIX + finished.id(), serialize(finished));
+    }
+
+    /** A page of result rows, for the runner to write in the same transaction as {@link #finishRecord}. */
+    public ProducerRecord<byte[], byte[]> resultPageRecord(long id, int index, int page, JsonNode rows) {
+        return record(rowsKey(id, index, page), serialize(rows));
+    }
+
+    /** Forgets a finished statement: its record, progress, cancel and result pages. */
+    public void removeStatement(long id) {
+        List<String> pages = resultPages.keySet().stream().filter(key -> key.startsWith(ROWS_PREFIX + id + "/")).toList();
+        for (String page : pages) {
+            write(page, null);
+        }
+        write(PROGRESS_PREFIX + id, null);
+        write(CANCEL_PREFIX + id, null);
+        write(STATEMENT_PREFIX + id, null);
+    }
+
+    /**
+     * Returns once this instance has read every record written before the call, from any instance,
+     * including transactions committed by then.
+     */
+    public void catchUp() {
+        write(JOB_ID_CLAIM, new byte[0]);
+    }
+
+    private ProducerRecord<byte[], byte[]> record(String key, byte[] value) {
+        return new ProducerRecord<>(topic.name(), 0, key.getBytes(StandardCharsets.UTF_8), value);
+    }
+
+    private static String rowsKey(long id, int index, int page) {
+        return ROWS_PREFIX + id + "/" + index + "/" + page;
     }
 
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */
@@ -279,6 +356,30 @@ public final class JobStore implements AutoCloseable {
                     cancels.remove(id);
                 } else {
                     cancels.put(id, new String(record.value(), StandardCharsets.UTF_8));
+                }
+            } else if (key.startsWith(STATEMENT_PREFIX)) {
+                long id = Long.parseLong(key.substring(STATEMENT_PREFIX.length()));
+                if (record.value() == null) {
+                    statements.remove(id);
+                } else {
+                    StatementJob statement = json.readValue(record.value(), StatementJob.class);
+                    StatementJob before = statements.put(id, statement);
+                    if (statement.status().isFinished() && (before == null || !before.status().isFinished())) {
+                        LOG.info("Statement {} RUNNING -> {}", id, statement.status());
+                    }
+                }
+            } else if (key.startsWith(PROGRESS_PREFIX)) {
+                long id = Long.parseLong(key.substring(PROGRESS_PREFIX.length()));
+                if (record.value() == null) {
+                    progress.remove(id);
+                } else {
+                    progress.put(id, json.readValue(record.value(), StatementProgress.class));
+                }
+            } else if (key.startsWith(ROWS_PREFIX)) {
+                if (record.value() == null) {
+                    resultPages.remove(key);
+                } else {
+                    resultPages.put(key, json.readTree(record.value()));
                 }
             } else if (key.startsWith(JOB_PREFIX)) {
                 long id = Long.parseLong(key.substring(JOB_PREFIX.length()));

@@ -27,6 +27,8 @@ public final class TopicScan {
         properties.putAll(clientProperties);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+        // Up to the last stable offset, without aborted writes: what views (exactly once) see too.
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (KafkaConsumer<byte[], byte[]> consumer =
                  new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()

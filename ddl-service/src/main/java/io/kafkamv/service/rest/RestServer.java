@@ -26,10 +26,10 @@ public final class RestServer implements AutoCloseable {
 
     private final Javalin app;
 
-    public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor, JobStore store,
-                      JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
+    public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor,
+                      io.kafkamv.service.statements.BackgroundStatements background, JobStore store, JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
                       java.util.Properties clientProperties) {
-        StatementsApi statements = new StatementsApi(executor);
+        StatementsApi statements = new StatementsApi(executor, background, store);
         JobsApi jobs = new JobsApi(store, executor, rates);
         ObjectsApi objects = new ObjectsApi(store, runner, executor);
         ViewsApi views = new ViewsApi(store, runner);
@@ -57,6 +57,8 @@ public final class RestServer implements AutoCloseable {
                 .result(metrics.scrape()));
             config.routes.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
             config.routes.post("/v1/statements", statements::post);
+            config.routes.get("/v1/statements/{id}", statements::get);
+            config.routes.delete("/v1/statements/{id}", statements::delete);
             config.routes.get("/v1/jobs", jobs::list);
             config.routes.get("/v1/jobs/{id}", jobs::get);
             config.routes.delete("/v1/jobs/{id}", jobs::cancel);

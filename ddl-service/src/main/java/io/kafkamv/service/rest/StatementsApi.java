@@ -4,29 +4,46 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.http.Context;
-import io.kafkamv.service.sql.ResultColumn;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.StatementJob;
+import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.service.sql.Session;
 import io.kafkamv.service.sql.SqlError;
 import io.kafkamv.service.sql.SqlScript;
 import io.kafkamv.service.sql.StatementExecutor;
 import io.kafkamv.service.sql.StatementResult;
+import io.kafkamv.service.statements.BackgroundStatements;
+import io.kafkamv.service.statements.ResultJson;
 
 /**
  * {@code POST /v1/statements}: runs one or more statements in order, in a session made for the
  * request from {@code "session"}, and answers with each one's result. The first error stops the
  * rest and is answered as problem+json, with the results before it.
+ *
+ * <p>With {@code ?async=true} the script is persisted as a background statement and answered at
+ * once (202, with its id); {@code GET /v1/statements/{id}} follows it and pages through its
+ * results, {@code DELETE} cancels it, or forgets it once it is finished.
  */
 final class StatementsApi {
 
     record Request(String sql, Map<String, Object> session) {
     }
 
-    private final StatementExecutor executor;
+    private static final TypeReference<LinkedHashMap<String, Object>> RESULT_HEAD = new TypeReference<>() { };
 
-    StatementsApi(StatementExecutor executor) {
+    private final StatementExecutor executor;
+    private final BackgroundStatements background;
+    private final JobStore store;
+
+    StatementsApi(StatementExecutor executor, BackgroundStatements background, JobStore store) {
         this.executor = executor;
+        this.background = background;
+        this.store = store;
     }
 
     void post(Context ctx) {
@@ -35,16 +52,28 @@ final class StatementsApi {
             Problem.respond(ctx, Problem.of(400, "Bad request", "the body needs a \"sql\" field with one or more statements"));
             return;
         }
-        Session session = executor.openSession("rest", "dev");
+        Map<String, String> variables = new LinkedHashMap<>();
         if (request.session() != null) {
-            request.session().forEach((name, value) -> session.set(name, String.valueOf(value)));
+            request.session().forEach((name, value) -> variables.put(name, String.valueOf(value)));
         }
+        if (Boolean.parseBoolean(ctx.queryParam("async"))) {
+            try {
+                StatementJob accepted = background.submit(request.sql(), variables);
+                ctx.status(202).header("Location", "/v1/statements/" + accepted.id()).json(Map.of(
+                    "id", accepted.id(), "status", accepted.status().name(), "statement", accepted.statement()));
+            } catch (SqlError error) {
+                Problem.respond(ctx, Problem.of(error, request.sql()));
+            }
+            return;
+        }
+        Session session = executor.openSession("rest", "dev");
+        variables.forEach(session::set);
         List<Map<String, Object>> results = new ArrayList<>();
         for (SqlScript.Statement statement : SqlScript.split(request.sql())) {
             List<String> notices = new ArrayList<>();
             try {
                 StatementResult result = executor.execute(session, statement.text(), notices::add);
-                results.add(json(statement.text(), result, notices));
+                results.add(ResultJson.of(statement.text(), result, notices));
             } catch (SqlError error) {
                 Problem problem = Problem.of(error.shiftedBy(statement.offset()), statement.text());
                 Map<String, Object> body = new LinkedHashMap<>(ProblemJson.toMap(problem));
@@ -56,21 +85,79 @@ final class StatementsApi {
         ctx.json(Map.of("results", results));
     }
 
-    private static Map<String, Object> json(String statement, StatementResult result, List<String> notices) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("statement", statement);
-        json.put("tag", result.commandTag());
-        if (result instanceof StatementResult.Rows rows) {
-            List<Map<String, String>> columns = new ArrayList<>();
-            for (ResultColumn column : rows.columns()) {
-                columns.add(Map.of("name", column.name(), "type", column.type().postgresName()));
+    /** {@code GET /v1/statements/{id}?page=n}: status, progress, and page n (from 0) of each result's rows. */
+    void get(Context ctx) {
+        Optional<StatementJob> found = statement(ctx);
+        if (found.isEmpty()) {
+            return;
+        }
+        StatementJob statement = found.get();
+        int page = Math.max(0, ctx.queryParamAsClass("page", Integer.class).getOrDefault(0));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", statement.id());
+        boolean cancelling = !statement.status().isFinished() && store.cancelled(statement.id()).isPresent();
+        body.put("status", cancelling ? "CANCELLING" : statement.status().name());
+        body.put("statement", statement.statement());
+        body.put("created_at", statement.createdAt().toString());
+        if (statement.finishedAt() != null) {
+            body.put("finished_at", statement.finishedAt().toString());
+        }
+        Map<String, Object> progress = new LinkedHashMap<>();
+        if (statement.status().isFinished()) {
+            progress.put("rows_written", statement.rowsWritten());
+        } else {
+            Optional<StatementProgress> report = store.progress(statement.id());
+            progress.put("rows_written", report.map(StatementProgress::rowsWritten).orElse(0L));
+            report.ifPresent(known -> {
+                progress.put("instance", known.instance());
+                progress.put("reported_at", known.at().toString());
+            });
+        }
+        body.put("progress", progress);
+        if (statement.error() != null) {
+            body.put("error", statement.error());
+        }
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (int index = 0; index < statement.results().size(); index++) {
+            JsonNode head = statement.results().get(index);
+            Map<String, Object> result = JobStore.mapper().convertValue(head, RESULT_HEAD);
+            if (head.has("pages")) {
+                result.put("page", page);
+                result.put("rows", store.resultPage(statement.id(), index, page).orElse(JobStore.mapper().createArrayNode()));
             }
-            json.put("columns", columns);
-            json.put("rows", rows.rows().stream().map(JsonValues::row).toList());
+            results.add(result);
         }
-        if (!notices.isEmpty()) {
-            json.put("notices", notices);
+        body.put("results", results);
+        body.put("page_size", BackgroundStatements.PAGE_ROWS);
+        ctx.json(body);
+    }
+
+    /** {@code DELETE /v1/statements/{id}}: cancels a running statement, forgets a finished one. */
+    void delete(Context ctx) {
+        Optional<StatementJob> found = statement(ctx);
+        if (found.isEmpty()) {
+            return;
         }
-        return json;
+        StatementJob statement = found.get();
+        if (statement.status().isFinished()) {
+            store.removeStatement(statement.id());
+            ctx.status(204);
+        } else {
+            store.cancel(statement.id(), "cancelled by user");
+            ctx.status(202).json(Map.of("id", statement.id(), "status", "CANCELLING"));
+        }
+    }
+
+    private Optional<StatementJob> statement(Context ctx) {
+        Optional<StatementJob> statement;
+        try {
+            statement = store.statement(Long.parseLong(ctx.pathParam("id")));
+        } catch (NumberFormatException e) {
+            statement = Optional.empty();
+        }
+        if (statement.isEmpty()) {
+            Problem.respond(ctx, Problem.of(404, "Not found", "no background statement " + ctx.pathParam("id")));
+        }
+        return statement;
     }
 }

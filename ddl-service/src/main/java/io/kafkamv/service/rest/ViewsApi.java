@@ -16,6 +16,7 @@ import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.statements.JsonValues;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.sql.JdbcValues;

@@ -12,8 +12,11 @@ import java.util.concurrent.TimeoutException;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.StatementJob;
+import io.kafkamv.jobstore.StatementProgress;
+import io.kafkamv.jobstore.StatementStatus;
 
-/** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs of the whole cluster. */
+/** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
 final class JobCommands {
 
     private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
@@ -32,11 +35,26 @@ final class JobCommands {
             .toList();
     }
 
+    /** Background statements (POST /v1/statements?async=true) still running, oldest first. */
+    List<StatementJob> runningStatements() {
+        return context.store().statements().stream()
+            .filter(statement -> statement.status() == StatementStatus.RUNNING)
+            .sorted(Comparator.comparingLong(StatementJob::id))
+            .toList();
+    }
+
     StatementResult show() {
         List<List<Object>> rows = new ArrayList<>();
         for (Job job : creating()) {
             rows.add(Arrays.asList(job.id(), job.statement(), percent(job.progress())));
         }
+        for (StatementJob statement : runningStatements()) {
+            // How much of its output is unknown until it ends: say what it has written so far.
+            long written = context.store().progress(statement.id()).map(StatementProgress::rowsWritten).orElse(0L);
+            rows.add(Arrays.asList(statement.id(), statement.statement(),
+                String.format(Locale.ROOT, "%,d rows written", written)));
+        }
+        rows.sort(Comparator.comparingLong(row -> (Long) row.get(0)));
         return new StatementResult.Rows(List.of(
             new ResultColumn("Id", SqlType.BIGINT),
             new ResultColumn("Statement", SqlType.VARCHAR),
@@ -46,6 +64,11 @@ final class JobCommands {
     StatementResult cancel(List<Long> ids) {
         List<List<Object>> cancelled = new ArrayList<>();
         for (long id : ids) {
+            if (runningStatements().stream().anyMatch(statement -> statement.id() == id)) {
+                context.store().cancel(id, "cancelled by user");
+                cancelled.add(Arrays.asList(id));
+                continue;
+            }
             Optional<Job> job = context.store().job(id).filter(candidate -> candidate.status() == JobStatus.CREATING);
             if (job.isEmpty()) {
                 throw SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist or is not being created");
@@ -90,7 +113,7 @@ final class JobCommands {
     StatementResult awaitAll(Session session) {
         while (true) {
             session.checkCancelled();
-            if (creating().isEmpty()) {
+            if (creating().isEmpty() && runningStatements().isEmpty()) {
                 return new StatementResult.Command("WAIT");
             }
             pause();

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.service.query.QueryEngine;
+import io.kafkamv.service.tables.TableWriter;
 
 /** One client's session: who it is, its variables, and the statement it is running. */
 public final class Session {
@@ -24,13 +25,15 @@ public final class Session {
 
     private final String user;
     private final String database;
+    private final TableWriter writer;
     private final Map<String, String> variables = new TreeMap<>(DEFAULTS);
     private final AtomicReference<QueryEngine.Cancellable> running = new AtomicReference<>();
     private volatile boolean cancelRequested;
 
-    Session(String user, String database) {
+    Session(String user, String database, TableWriter writer) {
         this.user = user;
         this.database = database;
+        this.writer = writer;
     }
 
     public String user() {
@@ -39,6 +42,11 @@ public final class Session {
 
     public String database() {
         return database;
+    }
+
+    /** Where this session's INSERT, UPDATE and DELETE go. */
+    TableWriter writer() {
+        return writer;
     }
 
     public synchronized Optional<String> variable(String name) {

@@ -26,7 +26,7 @@ final class SqlErrors {
      * expression (a string that is not a number, a division by zero) has its own code; anything else
      * is an internal error, logged by the caller, whose message does not show the stack.
      */
-    static SqlError fromRunning(RuntimeException e) {
+    static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof NumberFormatException) {
                 return SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number"

@@ -22,6 +22,7 @@ public enum SqlState {
     QUERY_CANCELED("57014"),
     INVALID_AUTHORIZATION("28000"),
     OBJECT_NOT_IN_PREREQUISITE_STATE("55000"),
+    PROGRAM_LIMIT_EXCEEDED("54000"),
     INTERNAL_ERROR("XX000");
 
     private final String code;

@@ -46,7 +46,12 @@ public final class StatementExecutor {
     }
 
     public Session openSession(String user, String database) {
-        return new Session(user, database);
+        return openSession(user, database, context.writer());
+    }
+
+    /** A session whose writes go through {@code writer}, such as a background statement's transaction. */
+    public Session openSession(String user, String database, io.kafkamv.service.tables.TableWriter writer) {
+        return new Session(user, database, writer);
     }
 
     public StatementResult execute(Session session, String text, Notices notices) {
@@ -74,7 +79,8 @@ public final class StatementExecutor {
         } catch (SqlError e) {
             failure = e.state().code();
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | ExceptionInInitializerError e) {
+            // The second: Calcite computes constant expressions (SELECT 1/0) in the static initializer of the code it generates.
             SqlError error = SqlErrors.fromRunning(e);
             if (error.state() == SqlState.INTERNAL_ERROR) {
                 LOG.error("Statement failed unexpectedly: {}", io.kafkamv.compiler.Redaction.statement(text), e);
@@ -118,6 +124,26 @@ public final class StatementExecutor {
             return java.util.List.of();
         } catch (CompileException e) {
             throw SqlErrors.from(e);
+        }
+    }
+
+    /**
+     * Throws unless a background statement may run this one: a query, INSERT, UPDATE, DELETE or SET,
+     * whose effects commit with the rest of its script. Parses it, so that a typo is reported at once.
+     */
+    public void requireBackgroundable(String text) {
+        SqlNode node;
+        try {
+            node = SqlStatementParser.parse(text);
+        } catch (CompileException e) {
+            throw SqlErrors.from(e);
+        }
+        boolean dml = node instanceof SqlInsert || node instanceof org.apache.calcite.sql.SqlUpdate
+            || node instanceof org.apache.calcite.sql.SqlDelete;
+        if (!dml && !(node instanceof SqlSetOption) && !node.getKind().belongsTo(SqlKind.QUERY)) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "a background statement runs queries, INSERT, UPDATE, "
+                + "DELETE and SET, not " + kind(node).replace('_', ' ').toUpperCase(java.util.Locale.ROOT), 1,
+                "run it without async=true; SET BACKGROUND_DDL = true makes CREATE return at once");
         }
     }
 

@@ -246,7 +246,7 @@ final class TableCommands {
         List<Column> targets = targetColumns(table, insert.getTargetColumnList());
         int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
         String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
-        TableWriter.Batch batch = context.writer().batch(table);
+        TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
         List<io.kafkamv.service.sql.ResultColumn> resultColumns = context.queries().forEachRow(source, session::running,
             row -> {
@@ -305,7 +305,7 @@ final class TableCommands {
         if (condition != null) {
             query.append(" WHERE ").append(condition.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
         }
-        TableWriter.Batch batch = context.writer().batch(table);
+        TableWriter.Batch batch = session.writer().batch(table);
         int[] newValues = assigned;
         List<String> keys = table.schema().keyColumns();
         long[] matched = {0};

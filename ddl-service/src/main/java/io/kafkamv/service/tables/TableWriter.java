@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.connectors.row.RowCodec;
@@ -20,13 +21,21 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Writes rows into table topics: upserts keyed by primary key, deletes as tombstones. A table
  * without a primary key gets a random 64-bit row id per row. Every write is acknowledged by all
  * in-sync replicas before the statement returns.
+ *
+ * <p>A {@linkplain #transactional transactional} writer writes everything in one Kafka transaction,
+ * which takes effect at {@link #commit} or not at all: what a background statement writes.
  */
 public final class TableWriter implements AutoCloseable {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final SecureRandom random = new SecureRandom();
+    private final AtomicLong rowsWritten = new AtomicLong();
 
     public TableWriter(Properties clientProperties) {
+        this(clientProperties, null);
+    }
+
+    private TableWriter(Properties clientProperties, String transactionalId) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -34,7 +43,44 @@ public final class TableWriter implements AutoCloseable {
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         properties.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        if (transactionalId != null) {
+            properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
         this.producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * A writer whose writes are one transaction, begun here. Opening one fences every earlier writer
+     * with the same id, on any instance, and aborts what it left open: of two runs of one background
+     * statement, only the last can commit.
+     */
+    public static TableWriter transactional(Properties clientProperties, String transactionalId) {
+        TableWriter writer = new TableWriter(clientProperties, transactionalId);
+        try {
+            writer.producer.initTransactions();
+            writer.producer.beginTransaction();
+        } catch (RuntimeException e) {
+            writer.producer.close(Duration.ZERO);
+            throw e;
+        }
+        return writer;
+    }
+
+    /** Commits a transactional writer's writes together with {@code alsoWrite} (records of other topics). */
+    public void commit(List<ProducerRecord<byte[], byte[]>> alsoWrite) {
+        alsoWrite.forEach(producer::send);
+        producer.commitTransaction();
+    }
+
+    /** Drops a transactional writer's writes, and begins a new transaction. */
+    public void abort() {
+        producer.abortTransaction();
+        producer.beginTransaction();
+    }
+
+    /** Rows this writer has sent, over all its batches. */
+    public long rowsWritten() {
+        return rowsWritten.get();
     }
 
     /** One batch of writes to one table; {@link Batch#complete()} waits for every acknowledgement. */
@@ -90,6 +136,7 @@ public final class TableWriter implements AutoCloseable {
         private void send(byte[] key, byte[] value) {
             pending.add(producer.send(new ProducerRecord<>(table.topic(), key, value)));
             count++;
+            rowsWritten.incrementAndGet();
             if (pending.size() >= 10_000) {
                 awaitPending();
             }

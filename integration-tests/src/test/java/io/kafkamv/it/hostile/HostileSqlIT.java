@@ -30,7 +30,7 @@ class HostileSqlIT {
         String bigIn = "SELECT 1 IN (" + IntStream.range(0, 20_000).mapToObj(Integer::toString)
             .collect(Collectors.joining(", ")) + ")";
         try (Connection connection = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "")) {
-            for (String sql : new String[] {nested, "SELECT no_such_function(1)", "SELECT 'a' + 1",
+            for (String sql : new String[] {nested, "SELECT no_such_function(1)", "SELECT 'a' + 1", "SELECT 1/0",
                 "SELECT * FROM \"no\"\"such\"", "CREATE MATERIALIZED VIEW v AS SELECT", "SELECT 1 FROM",
                 "\u0000\u0001", "SELECT '" + "\uD83D\uDE00".repeat(1_000)}) {
                 SQLException error = catchThrowableOfType(SQLException.class, () -> execute(connection, sql));

@@ -95,6 +95,7 @@ class RestApiIT {
         assertThat(openApi.get("openapi").asText()).startsWith("3.");
         assertThat(openApi.get("paths").has("/v1/statements")).isTrue();
         assertThat(openApi.get("paths").has("/v1/jobs/{id}/wait")).isTrue();
+        assertThat(openApi.at("/paths/~1v1~1statements~1{id}/get")).as("background statements").isNotEmpty();
     }
 
     private static ObjectNode statements(String sql, boolean background) {

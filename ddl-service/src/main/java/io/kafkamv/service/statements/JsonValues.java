@@ -1,4 +1,4 @@
-package io.kafkamv.service.rest;
+package io.kafkamv.service.statements;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -6,12 +6,12 @@ import java.util.Base64;
 import java.util.List;
 
 /** Result values as JSON: numbers, booleans and strings as themselves, times and dates as ISO text. */
-final class JsonValues {
+public final class JsonValues {
 
     private JsonValues() {
     }
 
-    static List<Object> row(List<Object> values) {
+    public static List<Object> row(List<Object> values) {
         List<Object> row = new ArrayList<>(values.size());
         for (Object value : values) {
             row.add(of(value));
@@ -19,7 +19,7 @@ final class JsonValues {
         return row;
     }
 
-    static Object of(Object value) {
+    public static Object of(Object value) {
         if (value == null || value instanceof Boolean || value instanceof String || value instanceof BigDecimal
             || value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Double
             || value instanceof Float) {

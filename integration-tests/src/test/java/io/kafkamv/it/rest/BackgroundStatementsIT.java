@@ -1,0 +1,141 @@
+package io.kafkamv.it.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.it.support.Psql;
+import io.kafkamv.it.support.ServiceProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Background statements ({@code POST /v1/statements?async=true}): accepted at once, followed with
+ * GET (progress, then paged results), cancelled with DELETE, seen by SHOW JOBS and WAIT in psql,
+ * and all or nothing: a run killed with SIGKILL leaves no rows behind, and the run after the
+ * restart writes every row exactly once.
+ */
+class BackgroundStatementsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final long ROWS = 1_500_000;
+
+    @TempDir
+    Path workDir;
+
+    record Response(int status, JsonNode body) {
+    }
+
+    @Test
+    void aLongInsertIsAllOrNothingAndFinishesExactlyOnceAfterKillNine() throws Exception {
+        Path dataDir = workDir.resolve("data");
+        long id;
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.session(List.of("CREATE TABLE log (v BIGINT)", "CREATE TABLE keyed (id BIGINT PRIMARY KEY, v INT)"))
+                .exitCode()).isZero();
+            Response accepted = post(service, "/v1/statements?async=true", "INSERT INTO log SELECT x FROM generate_series(1, "
+                + ROWS + ") AS s(x); INSERT INTO keyed SELECT x, x % 7 FROM generate_series(1, " + ROWS + ") AS s(x)");
+            assertThat(accepted.status()).as(accepted.body().toString()).isEqualTo(202);
+            id = accepted.body().get("id").asLong();
+
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() ->
+                get(service, "/v1/statements/" + id).body().at("/progress/rows_written").asLong() > 0);
+            String shown = psql.run("SHOW JOBS").stdout();
+            assertThat(shown).contains(String.valueOf(id)).contains("INSERT INTO log").contains("rows written");
+            assertThat(get(service, "/v1/statements/" + id).body().get("status").asText()).isEqualTo("RUNNING");
+            assertThat(psql.value("SELECT count(*) FROM log")).as("nothing is visible before the commit").isEqualTo("0");
+
+            service.kill();
+        }
+
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.run("WAIT").exitCode()).isZero();
+            JsonNode done = get(service, "/v1/statements/" + id).body();
+            assertThat(done.get("status").asText()).as(done.toString()).isEqualTo("DONE");
+            assertThat(done.at("/results/0/tag").asText()).isEqualTo("INSERT 0 " + ROWS);
+            assertThat(done.at("/results/1/tag").asText()).isEqualTo("INSERT 0 " + ROWS);
+            assertThat(done.at("/progress/rows_written").asLong()).isEqualTo(2 * ROWS);
+            assertThat(psql.value("SELECT count(*) || ',' || count(DISTINCT v) FROM log"))
+                .as("the killed run's rows were aborted; the table has each row once").isEqualTo(ROWS + "," + ROWS);
+            assertThat(psql.value("SELECT count(*) FROM keyed")).isEqualTo(String.valueOf(ROWS));
+        }
+    }
+
+    @Test
+    void resultsArePagedCancelledStatementsWriteNothingAndErrorsKeepTheirPosition() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.session(List.of("CREATE TABLE numbers (id BIGINT PRIMARY KEY, v INT)",
+                "INSERT INTO numbers SELECT x, x % 7 FROM generate_series(1, 1200) AS s(x)", "CREATE TABLE sink (v BIGINT)"))
+                .exitCode()).isZero();
+
+            long query = post(service, "/v1/statements?async=true", "SELECT id, v FROM numbers ORDER BY id").body().get("id").asLong();
+            assertThat(psql.run("WAIT").exitCode()).isZero();
+            JsonNode last = get(service, "/v1/statements/" + query + "?page=2").body();
+            assertThat(last.get("status").asText()).isEqualTo("DONE");
+            assertThat(last.at("/results/0/row_count").asInt()).isEqualTo(1200);
+            assertThat(last.at("/results/0/pages").asInt()).isEqualTo(3);
+            assertThat(last.at("/results/0/rows")).hasSize(200);
+            assertThat(last.at("/results/0/rows/0").toString()).isEqualTo("[1001," + 1001 % 7 + "]");
+
+            long cancelled = post(service, "/v1/statements?async=true",
+                "INSERT INTO sink SELECT x FROM generate_series(1, 5000000) AS s(x)").body().get("id").asLong();
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100)).until(() ->
+                get(service, "/v1/statements/" + cancelled).body().at("/progress/rows_written").asLong() > 0);
+            Response cancelling = send(service, HttpRequest.newBuilder(uri(service, "/v1/statements/" + cancelled)).DELETE().build());
+            assertThat(cancelling.status()).isEqualTo(202);
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
+                get(service, "/v1/statements/" + cancelled).body().get("status").asText().equals("CANCELLED"));
+            assertThat(psql.value("SELECT count(*) FROM sink")).isEqualTo("0");
+            assertThat(send(service, HttpRequest.newBuilder(uri(service, "/v1/statements/" + cancelled)).DELETE().build())
+                .status()).as("a finished statement is forgotten").isEqualTo(204);
+            assertThat(get(service, "/v1/statements/" + cancelled).status()).isEqualTo(404);
+
+            Response typo = post(service, "/v1/statements?async=true", "SELECT 1; SELEC 2");
+            assertThat(typo.status()).isEqualTo(400);
+            assertThat(typo.body().get("code").asText()).isEqualTo("42601");
+            assertThat(typo.body().get("position").asInt()).as("1-based, in the whole script").isEqualTo(11);
+            Response ddl = post(service, "/v1/statements?async=true", "CREATE TABLE later (v INT)");
+            assertThat(ddl.status()).isEqualTo(400);
+            assertThat(ddl.body().get("code").asText()).isEqualTo("0A000");
+
+            long failing = post(service, "/v1/statements?async=true", "INSERT INTO sink VALUES (1); SELECT 1 / (v - v) FROM numbers")
+                .body().get("id").asLong();
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
+                get(service, "/v1/statements/" + failing).body().get("status").asText().equals("FAILED"));
+            JsonNode failed = get(service, "/v1/statements/" + failing).body();
+            assertThat(failed.at("/error/code").asText()).as(failed.toString()).isEqualTo("22012");
+            assertThat(psql.value("SELECT count(*) FROM sink")).as("the first statement's insert went with the failure").isEqualTo("0");
+        }
+    }
+
+    private static Response post(ServiceProcess service, String path, String sql) throws Exception {
+        return send(service, HttpRequest.newBuilder(uri(service, path)).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(JSON.createObjectNode().put("sql", sql)))).build());
+    }
+
+    private static Response get(ServiceProcess service, String path) throws Exception {
+        return send(service, HttpRequest.newBuilder(uri(service, path)).GET().build());
+    }
+
+    private static Response send(ServiceProcess service, HttpRequest request) throws Exception {
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Response(response.statusCode(), response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body()));
+    }
+
+    private static URI uri(ServiceProcess service, String path) {
+        return URI.create("http://localhost:" + service.httpPort() + path);
+    }
+}
