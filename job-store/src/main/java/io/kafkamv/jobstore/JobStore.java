@@ -183,15 +183,15 @@ public final class JobStore implements AutoCloseable {
         return record(rowsKey(id, index, page), serialize(rows));
     }
 
-    /** Forgets a finished statement: its record, progress, cancel and result pages. */
+    /** Forgets a finished statement: its record first (so it is never shown without its pages), then the rest. */
     public void removeStatement(long id) {
+        write(STATEMENT_PREFIX + id, null);
         List<String> pages = resultPages.keySet().stream().filter(key -> key.startsWith(ROWS_PREFIX + id + "/")).toList();
         for (String page : pages) {
             write(page, null);
         }
         write(PROGRESS_PREFIX + id, null);
         write(CANCEL_PREFIX + id, null);
-        write(STATEMENT_PREFIX + id, null);
     }
 
     /**
@@ -213,8 +213,8 @@ public final class JobStore implements AutoCloseable {
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */
     public void cancel(long id, String reason) {
         write(CANCEL_PREFIX + id, reason.getBytes(StandardCharsets.UTF_8));
-        LOG.info("Job {} ({}) -> CANCELLING: {}", id, Optional.ofNullable(jobs.get(id)).map(Job::objectName).orElse("?"),
-            reason);
+        LOG.info("Job {} ({}) -> CANCELLING: {}", id, Optional.ofNullable(jobs.get(id)).map(Job::objectName)
+            .orElse(statements.containsKey(id) ? "background statement" : "?"), reason);
     }
 
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
@@ -362,11 +362,7 @@ public final class JobStore implements AutoCloseable {
                 if (record.value() == null) {
                     statements.remove(id);
                 } else {
-                    StatementJob statement = json.readValue(record.value(), StatementJob.class);
-                    StatementJob before = statements.put(id, statement);
-                    if (statement.status().isFinished() && (before == null || !before.status().isFinished())) {
-                        LOG.info("Statement {} RUNNING -> {}", id, statement.status());
-                    }
+                    statements.put(id, json.readValue(record.value(), StatementJob.class));
                 }
             } else if (key.startsWith(PROGRESS_PREFIX)) {
                 long id = Long.parseLong(key.substring(PROGRESS_PREFIX.length()));

@@ -159,6 +159,57 @@ class JobStoreIT {
         }
     }
 
+    @Test
+    void aStatementEndsOnlyWhenTheTransactionCarryingItsEndCommits(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        long id;
+        try (JobStore store = open(topic)) {
+            id = store.allocateJobId();
+            StatementJob statement = StatementJob.accepted(id, "SELECT 1", Map.of("timezone", "UTC"), "instance-a");
+            store.accept(statement);
+            var rows = JsonNodeFactory.instance.arrayNode().add(JsonNodeFactory.instance.arrayNode().add(1));
+            var head = JsonNodeFactory.instance.objectNode().put("tag", "SELECT 1").put("pages", 1);
+            StatementJob done = statement.finished(StatementStatus.DONE, java.util.List.of(head), null, 0);
+            try (var producer = transactionalProducer("statement-" + id)) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(store.resultPageRecord(id, 0, 0, rows));
+                producer.send(store.finishRecord(done));
+                producer.abortTransaction();
+                store.catchUp();
+                assertThat(store.statement(id)).map(StatementJob::status).as("aborted").contains(StatementStatus.RUNNING);
+                assertThat(store.resultPage(id, 0, 0)).isEmpty();
+
+                producer.beginTransaction();
+                producer.send(store.resultPageRecord(id, 0, 0, rows));
+                producer.send(store.finishRecord(done));
+                producer.commitTransaction();
+            }
+            store.catchUp();
+            assertThat(store.statement(id)).map(StatementJob::status).contains(StatementStatus.DONE);
+        }
+        try (JobStore restarted = open(topic)) {
+            assertThat(restarted.statement(id)).hasValueSatisfying(statement -> {
+                assertThat(statement.status()).isEqualTo(StatementStatus.DONE);
+                assertThat(statement.session()).containsEntry("timezone", "UTC");
+                assertThat(statement.results()).singleElement().satisfies(head -> assertThat(head.get("tag").asText())
+                    .isEqualTo("SELECT 1"));
+            });
+            assertThat(restarted.resultPage(id, 0, 0)).map(Object::toString).contains("[[1]]");
+            restarted.removeStatement(id);
+            assertThat(restarted.statement(id)).isEmpty();
+            assertThat(restarted.resultPage(id, 0, 0)).isEmpty();
+        }
+    }
+
+    private static org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> transactionalProducer(String id) {
+        Properties properties = KAFKA.cluster().clientProperties();
+        properties.put(org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
+        return new org.apache.kafka.clients.producer.KafkaProducer<>(properties,
+            new org.apache.kafka.common.serialization.ByteArraySerializer(),
+            new org.apache.kafka.common.serialization.ByteArraySerializer());
+    }
+
     private static Job job(long id, String view) {
         return new Job(id, view, "CREATE MATERIALIZED VIEW " + view + " AS SELECT * FROM t",
             JsonNodeFactory.instance.objectNode().put("version", 1), true, JobStatus.CREATING, null,

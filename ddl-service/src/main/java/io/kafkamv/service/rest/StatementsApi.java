@@ -128,7 +128,6 @@ final class StatementsApi {
             results.add(result);
         }
         body.put("results", results);
-        body.put("page_size", BackgroundStatements.PAGE_ROWS);
         ctx.json(body);
     }
 

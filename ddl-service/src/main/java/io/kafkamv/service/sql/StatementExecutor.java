@@ -124,6 +124,8 @@ public final class StatementExecutor {
             return java.util.List.of();
         } catch (CompileException e) {
             throw SqlErrors.from(e);
+        } catch (ExceptionInInitializerError e) {
+            throw SqlErrors.fromRunning(e);
         }
     }
 

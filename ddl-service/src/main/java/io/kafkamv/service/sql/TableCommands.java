@@ -22,6 +22,7 @@ import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.tables.NewTopics;
+import io.kafkamv.service.tables.OpenTransactions;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -240,6 +241,24 @@ final class TableCommands {
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 
+    /** UPDATE and DELETE write back what they read: rows read before a transaction in flight could be stale. */
+    private void refuseWhileWrittenInTransaction(Relation table, String verb) {
+        boolean open;
+        try {
+            open = OpenTransactions.on(context.admin(), table.topic());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+        } catch (ExecutionException | TimeoutException e) {
+            throw SqlError.internal("cannot read the offsets of table " + table.name() + ": " + e.getMessage(), e);
+        }
+        if (open) {
+            throw SqlError.at(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, verb + " on \"" + table.name()
+                + "\" must wait: a background statement is writing to it, and until it ends the table reads as it was before",
+                1, "SHOW JOBS lists it; WAIT waits for it");
+        }
+    }
+
     StatementResult insert(Session session, SqlInsert insert, String text) {
         String name = ((SqlIdentifier) insert.getTargetTable()).getSimple();
         Relation table = writableTable(name, insert.getTargetTable(), text);
@@ -289,6 +308,7 @@ final class TableCommands {
             throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, (update ? "UPDATE" : "DELETE")
                 + " needs a table with a primary key; \"" + name + "\" has none");
         }
+        refuseWhileWrittenInTransaction(table, update ? "UPDATE" : "DELETE");
         List<Column> columns = table.schema().columns();
         StringBuilder query = new StringBuilder("SELECT ");
         query.append(String.join(", ", columns.stream().map(column -> quote(column.name())).toList()));

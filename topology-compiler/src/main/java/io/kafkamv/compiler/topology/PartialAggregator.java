@@ -6,8 +6,10 @@ import java.util.Map;
 
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -56,7 +58,9 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private final AggregateCall[] calls;
     private final int[] groupBy;
     private final Map<String, Long> firstOffsets = new HashMap<>();
-    private final Map<GroupKey, Accumulator> held = new HashMap<>();
+    /** By the group's key bytes, as the store and the exchange tell groups apart. */
+    private final Map<Bytes, Held> held = new HashMap<>();
+    private final RowCodec keys;
     private ProcessorContext<Object[], Accumulator> context;
     private KeyValueStore<Object[], Accumulator> partials;
     private KeyValueStore<String, String> pending;
@@ -71,6 +75,11 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         this.step = step;
         this.calls = step.aggregates().toArray(AggregateCall[]::new);
         this.groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
+        this.keys = new RowCodec(step.key());
+    }
+
+    /** A group's values and its partial. */
+    private record Held(Object[] group, Accumulator partial) {
     }
 
     static String partialsStore(AggregateStep step) {
@@ -103,7 +112,7 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         firstOffsets.putAll(PendingPartials.decode(pending.get(PendingPartials.KEY)));
         held.clear();
         try (KeyValueIterator<Object[], Accumulator> all = partials.all()) {
-            all.forEachRemaining(partial -> held.put(new GroupKey(partial.key), partial.value));
+            all.forEachRemaining(partial -> held.put(Bytes.wrap(keys.encode(partial.key)), new Held(partial.key, partial.value)));
         }
         folded = 0;
         foldedAtLastLook = 0;
@@ -141,7 +150,8 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
             return;
         }
         folded++;
-        Accumulator partial = held.computeIfAbsent(new GroupKey(group), key -> new Accumulator(calls.length));
+        Accumulator partial = held.computeIfAbsent(Bytes.wrap(keys.encode(group)),
+            key -> new Held(group, new Accumulator(calls.length))).partial();
         partial.addInPlace(calls, row);
         partials.put(group, partial);
         latestTimestamp = Math.max(latestTimestamp, record.timestamp());
@@ -168,9 +178,9 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         if (held.isEmpty() && firstOffsets.isEmpty()) {
             return;
         }
-        for (Map.Entry<GroupKey, Accumulator> partial : held.entrySet()) {
-            context.forward(new Record<>(partial.getKey().values(), partial.getValue(), latestTimestamp));
-            partials.delete(partial.getKey().values());
+        for (Held partial : held.values()) {
+            context.forward(new Record<>(partial.group(), partial.partial(), latestTimestamp));
+            partials.delete(partial.group());
         }
         if (folded >= QUIET_ROWS && folded < WORTHWHILE_ROWS_PER_GROUP * held.size()) {
             passThroughLeft = PASS_THROUGH_ROWS;
