@@ -44,6 +44,14 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--work-dir", description = "Broker, service and baseline data (default: a new temporary directory).")
     Path workDir;
 
+    @Option(names = "--backfill-only", paramLabel = "QUERY", split = ",",
+        description = "Only measure the backfill of these queries (${COMPLETION-CANDIDATES}), over --rows rows, and print "
+            + "the results instead of writing the report: for looking into one number.")
+    List<BackfillQuery> backfillOnly;
+
+    @Option(names = "--rows", defaultValue = "1000000", description = "Source rows for --backfill-only (default: ${DEFAULT-VALUE}).")
+    long rows;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
@@ -63,6 +71,18 @@ public final class BenchCommand implements Callable<Integer> {
             try (KafkaMvService service = KafkaMvService.start(serviceJar.toAbsolutePath(), work.resolve("kafka-mv"), bootstrap, logs)) {
                 BenchContext context = new BenchContext(bootstrap, service, work, logs);
                 createSources(service);
+                if (backfillOnly != null) {
+                    log("appending events up to %,d", rows);
+                    topics.appendEvents(EventTopics.EVENTS, 0, rows);
+                    for (BackfillQuery query : backfillOnly) {
+                        Backfill.Result result = new Backfill(context).run(query, rows);
+                        log("%s over %,d rows: kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s; kafka-mv / hand-written "
+                            + "%.2fx, kafka-mv / raw read %.2fx", query.title(), rows, result.kafkaMvSeconds(),
+                            result.handWrittenSeconds(), result.rawReadSeconds(), result.ratioToHandWritten(),
+                            result.ratioToRawRead());
+                    }
+                    return 0;
+                }
                 List<Backfill.Result> backfills = new ArrayList<>();
                 List<BackgroundDdl.Result> ddl = new ArrayList<>();
                 long rows = 0;
