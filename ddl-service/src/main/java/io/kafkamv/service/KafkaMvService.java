@@ -122,7 +122,7 @@ public final class KafkaMvService implements AutoCloseable {
             (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
-        CompilerWarmUp.start(config.topicPartitions());
+        CompilerWarmUp.start(config.topicPartitions(), store);
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         PgAuthentication authentication = config.pgUsersFile().isPresent()

@@ -3,6 +3,7 @@ package io.kafkamv.jobstore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -398,6 +399,24 @@ public final class JobStore implements AutoCloseable {
             return json.writeValueAsBytes(value);
         } catch (IOException e) {
             throw new JobStoreException("Cannot serialize " + value, e);
+        }
+    }
+
+    /**
+     * Puts a job with this plan and a catalog entry through this store's JSON mapping, without writing
+     * anything: Jackson introspects a class on first use, which the first CREATE would otherwise wait for.
+     */
+    public void warmUp(JsonNode plan) {
+        try {
+            Instant now = Instant.now();
+            Job job = new Job(0, "warm_up", "", plan, true, JobStatus.CREATING, null, Map.of("t:0", 0L),
+                Map.of("t:0", 1L), Map.of(), 0, null, -1, now, now);
+            json.readValue(json.writeValueAsBytes(job), Job.class);
+            CatalogEntry entry = new CatalogEntry("warm_up", ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, "", 0,
+                json.createObjectNode(), now);
+            json.readValue(json.writeValueAsBytes(entry), CatalogEntry.class);
+        } catch (IOException e) {
+            throw new JobStoreException("Cannot warm up the job store's JSON mapping", e);
         }
     }
 
