@@ -360,3 +360,18 @@ void JsonArrow(List<Object> list, ExprContext exprContext, Span s) :
     }
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
 }
+
+/** PostgreSQL's cast, {@code expr::type}: the same as {@code CAST(expr AS type)}. */
+void InfixCast(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlDataTypeSpec type;
+}
+{
+    <INFIX_CAST> {
+        checkNonQueryExpression(exprContext);
+    }
+    type = DataType() {
+        list.add(new SqlParserUtil.ToTreeListItem(org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST, getPos()));
+        list.add(type);
+    }
+}

@@ -74,6 +74,8 @@ public final class KafkaMvService implements AutoCloseable {
     }
 
     private void startAll() throws IOException, InterruptedException {
+        // First, so that it is done before the first CREATE: it takes about as long as the broker to start.
+        CompilerWarmUp.start(config.topicPartitions());
         Files.createDirectories(config.dataDir());
         if (config.embeddedKafka()) {
             EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder()
@@ -122,7 +124,6 @@ public final class KafkaMvService implements AutoCloseable {
             (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
-        CompilerWarmUp.start(config.topicPartitions(), store);
 
         InetAddress bindAddress = InetAddress.getByName(config.bindAddress());
         PgAuthentication authentication = config.pgUsersFile().isPresent()

@@ -68,7 +68,8 @@ public final class JobStore implements AutoCloseable {
     private final TopicPartition partition;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final ObjectMapper json = mapper();
+    /** One for all stores: a mapper learns each class once, and {@link #warmUp} can teach it before the first CREATE. */
+    private static final ObjectMapper JSON = mapper();
     private final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
     private final Map<Long, Job> jobs = new ConcurrentHashMap<>();
     private final Map<Long, String> cancels = new ConcurrentHashMap<>();
@@ -342,7 +343,7 @@ public final class JobStore implements AutoCloseable {
                 if (record.value() == null) {
                     objects.remove(name);
                 } else {
-                    CatalogEntry entry = json.readValue(record.value(), CatalogEntry.class);
+                    CatalogEntry entry = JSON.readValue(record.value(), CatalogEntry.class);
                     CatalogEntry existing = objects.get(name);
                     if (existing != null && !sameObject(existing, entry)) {
                         LOG.info("Ignoring a second create of {} (job {}): job {} created it first", name,
@@ -363,27 +364,27 @@ public final class JobStore implements AutoCloseable {
                 if (record.value() == null) {
                     statements.remove(id);
                 } else {
-                    statements.put(id, json.readValue(record.value(), StatementJob.class));
+                    statements.put(id, JSON.readValue(record.value(), StatementJob.class));
                 }
             } else if (key.startsWith(PROGRESS_PREFIX)) {
                 long id = Long.parseLong(key.substring(PROGRESS_PREFIX.length()));
                 if (record.value() == null) {
                     progress.remove(id);
                 } else {
-                    progress.put(id, json.readValue(record.value(), StatementProgress.class));
+                    progress.put(id, JSON.readValue(record.value(), StatementProgress.class));
                 }
             } else if (key.startsWith(ROWS_PREFIX)) {
                 if (record.value() == null) {
                     resultPages.remove(key);
                 } else {
-                    resultPages.put(key, json.readTree(record.value()));
+                    resultPages.put(key, JSON.readTree(record.value()));
                 }
             } else if (key.startsWith(JOB_PREFIX)) {
                 long id = Long.parseLong(key.substring(JOB_PREFIX.length()));
                 if (record.value() == null) {
                     jobs.remove(id);
                 } else {
-                    jobs.put(id, json.readValue(record.value(), Job.class));
+                    jobs.put(id, JSON.readValue(record.value(), Job.class));
                 }
             } else {
                 LOG.warn("Skipping job store record with unknown key {} at offset {}", key, record.offset());
@@ -396,25 +397,25 @@ public final class JobStore implements AutoCloseable {
 
     private byte[] serialize(Object value) {
         try {
-            return json.writeValueAsBytes(value);
+            return JSON.writeValueAsBytes(value);
         } catch (IOException e) {
             throw new JobStoreException("Cannot serialize " + value, e);
         }
     }
 
     /**
-     * Puts a job with this plan and a catalog entry through this store's JSON mapping, without writing
+     * Puts a job with this plan and a catalog entry through the stores' JSON mapping, without writing
      * anything: Jackson introspects a class on first use, which the first CREATE would otherwise wait for.
      */
-    public void warmUp(JsonNode plan) {
+    public static void warmUp(JsonNode plan) {
         try {
             Instant now = Instant.now();
             Job job = new Job(0, "warm_up", "", plan, true, JobStatus.CREATING, null, Map.of("t:0", 0L),
                 Map.of("t:0", 1L), Map.of(), 0, null, -1, now, now);
-            json.readValue(json.writeValueAsBytes(job), Job.class);
+            JSON.readValue(JSON.writeValueAsBytes(job), Job.class);
             CatalogEntry entry = new CatalogEntry("warm_up", ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, "", 0,
-                json.createObjectNode(), now);
-            json.readValue(json.writeValueAsBytes(entry), CatalogEntry.class);
+                JSON.createObjectNode(), now);
+            JSON.readValue(JSON.writeValueAsBytes(entry), CatalogEntry.class);
         } catch (IOException e) {
             throw new JobStoreException("Cannot warm up the job store's JSON mapping", e);
         }

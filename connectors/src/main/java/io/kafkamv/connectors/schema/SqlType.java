@@ -70,6 +70,11 @@ public enum SqlType {
         return postgresName;
     }
 
+    /** Every name a type goes by, in lower case, e.g. {@code int4} and {@code integer}. */
+    public static Map<String, SqlType> names() {
+        return ALIASES;
+    }
+
     /** The type a name in a column definition means, e.g. {@code int4} or {@code TEXT}. */
     public static Optional<SqlType> fromName(String name) {
         String normalized = name.trim().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");

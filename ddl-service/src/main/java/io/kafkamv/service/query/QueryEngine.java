@@ -139,6 +139,7 @@ public final class QueryEngine {
         }
         root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
         KafkaMvFunctions.addTo(root);
+        io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(root);
         return connection;
     }
 

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compiles a throwaway view once, in the background, when the service starts, and puts its plan
+ * Compiles a throwaway view once, in the background while the service starts, and puts its plan
  * and job through the JSON mappings they are stored with. Calcite loads and generates a lot of code
  * on its first use (about a second here), and Jackson introspects every plan step class on its
  * first; without this, the first user's CREATE pays for both (a background CREATE took 150 ms the
@@ -31,7 +31,7 @@ public final class CompilerWarmUp {
     private CompilerWarmUp() {
     }
 
-    public static void start(int exchangePartitions, JobStore store) {
+    public static void start(int exchangePartitions) {
         Thread thread = new Thread(() -> {
             try {
                 Relation input = new Relation("warm_up_input",
@@ -39,7 +39,7 @@ public final class CompilerWarmUp {
                     List.of(Column.of("k", SqlType.INTEGER)), "warm-up");
                 CompiledView view = new SqlCompiler(() -> List.of(input), exchangePartitions)
                     .compileView((SqlCreateMaterializedView) SqlStatementParser.parse(VIEW), VIEW, 0);
-                store.warmUp(PlanJson.toTree(PlanJson.fromTree(PlanJson.toTree(view.plan()))));
+                JobStore.warmUp(PlanJson.toTree(PlanJson.fromTree(PlanJson.toTree(view.plan()))));
             } catch (RuntimeException e) {
                 LOG.debug("Compiler warm-up failed; the first CREATE will be slower", e);
             }

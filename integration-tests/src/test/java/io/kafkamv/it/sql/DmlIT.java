@@ -36,6 +36,17 @@ class DmlIT {
     }
 
     @Test
+    void postgresCastsWorkInWritesAndQueries() throws Exception {
+        Psql.Result result = SERVICE.psql().session(List.of(
+            "CREATE TABLE casted (id INT PRIMARY KEY, t TEXT)",
+            "INSERT INTO casted VALUES ('7'::int4, 42::text), (CAST('8' AS int8), CAST(4.5 AS text))",
+            "SELECT id::text || ':' || t, t::float8 * 2, CAST(id AS float8) / 2 FROM casted ORDER BY id"), "-A", "-t");
+
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE_TABLE", "INSERT 0 2", "7:42|84|3.5", "8:4.5|9|4", ""));
+    }
+
+    @Test
     void badWritesGetClearErrorsAndWriteNothing() throws Exception {
         Psql psql = SERVICE.psql();
         psql.session(List.of("CREATE TABLE n (id INT PRIMARY KEY, v INT NOT NULL)", "CREATE TABLE log (line TEXT)"));

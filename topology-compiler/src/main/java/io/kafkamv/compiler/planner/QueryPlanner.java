@@ -85,6 +85,7 @@ public final class QueryPlanner {
     public QueryPlanner(Map<String, RowSchema> relations) {
         relations.forEach((name, rowSchema) -> schema.add(name, new SchemaTable(rowSchema)));
         KafkaMvFunctions.addTo(schema.plus());
+        io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(schema.plus());
     }
 
     public RelDataTypeFactory typeFactory() {

@@ -10,6 +10,7 @@ import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -26,6 +27,20 @@ public final class CalciteTypes {
             builder.add(column.name(), factory.createTypeWithNullability(type(column.type(), factory), column.nullable()));
         }
         return builder.build();
+    }
+
+    /**
+     * Makes PostgreSQL's type names that are not SQL's ({@code text}, {@code int4}, {@code float8},
+     * {@code jsonb}, ...) known to Calcite, so that {@code CAST(x AS text)} and {@code x::int8} work as
+     * they do in a column definition.
+     */
+    public static void addPostgresNames(SchemaPlus schema) {
+        SqlType.names().forEach((name, type) -> {
+            if (!name.contains(" ")) {
+                // Upper case: the parser reads an unquoted type name as an identifier, in upper case.
+                schema.add(name.toUpperCase(java.util.Locale.ROOT), factory -> type(type, factory));
+            }
+        });
     }
 
     public static RelDataType type(SqlType type, RelDataTypeFactory factory) {

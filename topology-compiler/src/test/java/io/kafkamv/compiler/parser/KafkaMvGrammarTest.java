@@ -32,6 +32,17 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void postgresInfixCastReadsAsACastAndBindsTighterThanArithmetic() {
+        org.apache.calcite.sql.SqlSelect query = (org.apache.calcite.sql.SqlSelect)
+            SqlStatementParser.parse("SELECT a::int8 + 1, '2024-01-02'::date FROM t");
+
+        org.apache.calcite.sql.SqlBasicCall plus = (org.apache.calcite.sql.SqlBasicCall) query.getSelectList().get(0);
+        assertThat(plus.getKind()).isEqualTo(org.apache.calcite.sql.SqlKind.PLUS);
+        assertThat(plus.operand(0).getKind()).isEqualTo(org.apache.calcite.sql.SqlKind.CAST);
+        assertThat(query.getSelectList().get(1).getKind()).isEqualTo(org.apache.calcite.sql.SqlKind.CAST);
+    }
+
+    @Test
     void createSourceWithDottedOptions() {
         SqlCreateRelation source = parse("CREATE SOURCE s (v INT) WITH (connector = 'kafka', topic = 'in', "
             + "scan.startup.mode = 'earliest')", SqlCreateRelation.class);

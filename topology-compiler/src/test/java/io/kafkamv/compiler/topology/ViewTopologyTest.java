@@ -35,6 +35,17 @@ class ViewTopologyTest {
     }
 
     @Test
+    void postgresCastsWithTheirTypeNamesWorkAsCastsDo() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW casts AS SELECT id::int4 AS small_id, amount::text || '!' AS shout, "
+                + "CAST(amount AS float8) / 4 AS quarter, CAST(customer AS text) AS who FROM orders");
+
+            harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "bob", 20);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(1, "5!", 1.25, "ann"), List.of(2, "20!", 5.0, "bob"));
+        }
+    }
+
+    @Test
     void groupedAggregatesRetractOldContributions() {
         try (ViewHarness harness = orders()) {
             harness.view("CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n, sum(amount) AS total, "
