@@ -33,6 +33,7 @@ import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.query.RelationReader;
 import io.kafkamv.service.rest.RestServer;
 import io.kafkamv.service.statements.BackgroundStatements;
+import io.kafkamv.service.sql.CatalogTables;
 import io.kafkamv.service.sql.CompilerWarmUp;
 import io.kafkamv.service.sql.ServiceContext;
 import io.kafkamv.service.sql.SqlError;
@@ -121,7 +122,8 @@ public final class KafkaMvService implements AutoCloseable {
         CatalogService catalog = new CatalogService(store);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.viewRowByKey(view.jobId(), key),
-            (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)));
+            (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)),
+            new CatalogTables(catalog)::addTo);
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
 

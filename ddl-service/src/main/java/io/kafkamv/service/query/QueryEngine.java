@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.kafkamv.compiler.CalciteErrors;
 import io.kafkamv.compiler.CompileException;
@@ -48,12 +49,20 @@ public final class QueryEngine {
     private final CatalogService catalog;
     private final RelationReader reader;
     private final PointLookup pointLookup;
+    private final Consumer<SchemaPlus> catalogSchemas;
 
+    /** {@code catalogSchemas} adds the schemas that describe the catalog (information_schema, pg_catalog). */
     public QueryEngine(CatalogService catalog, RelationReader reader, PointLookup.KeyReader keys,
-                       PointLookup.IndexReader indexes) {
+                       PointLookup.IndexReader indexes, Consumer<SchemaPlus> catalogSchemas) {
         this.catalog = catalog;
         this.reader = reader;
         this.pointLookup = new PointLookup(catalog, keys, indexes);
+        this.catalogSchemas = catalogSchemas;
+    }
+
+    /** A table queries can scan: rows of {@code relation}'s schema, read when a query runs. */
+    public static org.apache.calcite.schema.Table table(Relation relation, Supplier<? extends Iterable<Object[]>> rows) {
+        return new RelationTable(relation, rows);
     }
 
     /** A handle to stop the query a session is running. */
@@ -140,6 +149,7 @@ public final class QueryEngine {
         root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
         KafkaMvFunctions.addTo(root);
         io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(root);
+        catalogSchemas.accept(root);
         return connection;
     }
 

@@ -33,7 +33,7 @@ final class PsqlCatalog {
         "c\\.relname\\s+OPERATOR\\(pg_catalog\\.~\\)\\s+'\\^\\(([^)]*)\\)\\$'", Pattern.CASE_INSENSITIVE);
     private static final Pattern OID = Pattern.compile("\\.?(?:oid|attrelid|indrelid|polrelid|stxrelid|inhrelid|"
         + "inhparent|prrelid|conrelid|tgrelid|ev_class|classoid)\\s*=\\s*'(\\d+)'", Pattern.CASE_INSENSITIVE);
-    private static final long FIRST_OID = 16384;
+    private static final long FIRST_OID = CatalogTables.FIRST_OID;
 
     private final CatalogService catalog;
 
@@ -215,17 +215,12 @@ final class PsqlCatalog {
         return index >= 0 && index < objects.size() ? Optional.of(objects.get(index)) : Optional.empty();
     }
 
-    /** Created tables and views in name order: an object's oid is its place in this list. */
     private List<CatalogEntry> objects() {
-        return catalog.store().objects().stream()
-            .filter(CatalogEntry::visible)
-            .filter(entry -> entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.MATERIALIZED_VIEW)
-            .sorted(Comparator.comparing(CatalogEntry::name))
-            .toList();
+        return CatalogTables.relations(catalog);
     }
 
     private static String relkind(CatalogEntry entry) {
-        return entry.kind() == ObjectKind.TABLE ? "r" : "m";
+        return CatalogTables.relkind(entry);
     }
 
     private static Optional<Pattern> namePattern(String sql) {

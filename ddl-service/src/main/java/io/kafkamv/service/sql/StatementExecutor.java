@@ -63,7 +63,12 @@ public final class StatementExecutor {
             return new StatementResult.Command(transactionTag);
         }
         if (PsqlCatalog.isCatalogQuery(text)) {
-            return psqlCatalog.answer(text);
+            try {
+                return context.queries().query(text, session::running);
+            } catch (RuntimeException clientCatalogQuery) {
+                // psql's and pgjdbc's own catalog queries use PostgreSQL's functions, casts and operators.
+                return psqlCatalog.answer(text);
+            }
         }
         long started = System.nanoTime();
         String kind = "unknown";

@@ -27,10 +27,12 @@ public final class OpenTransactions {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         admin.describeTopics(java.util.List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
             .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResultInfo> stable = admin.listOffsets(ends,
-            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
+        // The end first, then the stable offset: without a transaction in flight the stable offset read after
+        // has reached the end read before, however many plain writes other sessions make in between.
         Map<TopicPartition, ListOffsetsResultInfo> written = admin.listOffsets(ends,
             new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(30, TimeUnit.SECONDS);
+        Map<TopicPartition, ListOffsetsResultInfo> stable = admin.listOffsets(ends,
+            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
         return stable.entrySet().stream().anyMatch(entry -> entry.getValue().offset() < written.get(entry.getKey()).offset());
     }
 }

@@ -38,6 +38,22 @@ class PsqlMetaCommandsIT {
     }
 
     @Test
+    void informationSchemaAndPgCatalogAreTablesThatQueriesCanJoin() throws Exception {
+        Psql.Result tables = psql.run("SELECT table_name, table_type FROM information_schema.tables ORDER BY table_name", "-A", "-t");
+        assertThat(tables.stdout()).as(tables.stderr())
+            .isEqualTo("orders|BASE TABLE\nper_customer|MATERIALIZED VIEW\nt|BASE TABLE\n");
+        Psql.Result columns = psql.run("SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+            + "WHERE table_name = 'orders' ORDER BY ordinal_position", "-A", "-t");
+        assertThat(columns.stdout()).as(columns.stderr())
+            .isEqualTo("id|integer|NO\ncustomer|character varying|NO\namount|integer|YES\n");
+        Psql.Result joined = psql.run("SELECT a.attname, t.typname FROM pg_catalog.pg_class c "
+            + "JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid JOIN pg_catalog.pg_type t ON t.oid = a.atttypid "
+            + "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            + "WHERE c.relname = 'per_customer' AND n.nspname = 'public' ORDER BY a.attnum", "-A", "-t");
+        assertThat(joined.stdout()).as(joined.stderr()).isEqualTo("customer|varchar\nn|int8\n");
+    }
+
+    @Test
     void describesTheColumnsOfATableAndAView() throws Exception {
         Psql.Result table = psql.run("\\d orders");
         assertThat(table.exitCode()).as(table.stderr()).isZero();

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
+import io.kafkamv.compiler.types.PostgresNumeric;
 
 /**
  * The running state of one group: how many rows it has and, per aggregate, what is needed to both
@@ -168,15 +169,11 @@ final class Accumulator {
         }
 
         static Object divide(Object sum, long count) {
-            if (sum instanceof BigDecimal decimal) {
-                return decimal.divide(BigDecimal.valueOf(count), java.math.MathContext.DECIMAL128);
-            }
             if (sum instanceof Double d) {
                 return d / count;
             }
-            // Exact here; the output column's type decides the rounding (an integer column truncates).
-            return BigDecimal.valueOf(((Number) sum).longValue()).divide(BigDecimal.valueOf(count),
-                java.math.MathContext.DECIMAL128);
+            BigDecimal dividend = sum instanceof BigDecimal decimal ? decimal : BigDecimal.valueOf(((Number) sum).longValue());
+            return PostgresNumeric.divide(dividend, BigDecimal.valueOf(count));
         }
 
         static BigDecimal toDecimal(Object value) {

@@ -60,6 +60,18 @@ final class Postgres implements AutoCloseable {
         }
     }
 
+    /** PostgreSQL's quotient of two numerics, with the digits it prints. */
+    String divide(java.math.BigDecimal dividend, java.math.BigDecimal divisor) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT ?::numeric / ?::numeric")) {
+            query.setBigDecimal(1, dividend);
+            query.setBigDecimal(2, divisor);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getBigDecimal(1).toPlainString();
+            }
+        }
+    }
+
     /** The query's rows, each value normalized for comparison. */
     List<List<String>> rows(String query) throws SQLException {
         List<List<String>> rows = new ArrayList<>();

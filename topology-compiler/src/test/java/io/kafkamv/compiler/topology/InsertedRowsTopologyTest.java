@@ -3,13 +3,13 @@ package io.kafkamv.compiler.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import io.kafkamv.compiler.types.PostgresNumeric;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -196,7 +196,7 @@ class InsertedRowsTopologyTest {
             row.add(present.isEmpty() ? null : distinct.lastKey());
             row.add((long) distinct.size());
             row.add(present.isEmpty() ? null
-                : BigDecimal.valueOf(sum).divide(BigDecimal.valueOf(present.size()), MathContext.DECIMAL128));
+                : PostgresNumeric.divide(BigDecimal.valueOf(sum), BigDecimal.valueOf(present.size())));
             result.add(row);
         });
         return result;
