@@ -70,7 +70,7 @@ final class PsqlCatalog {
         } else if (lower.contains("from pg_catalog.pg_class c") && NAME_PATTERN.matcher(sql).find()) {
             matching(sql, items, rows);
         } else if (lower.contains("from pg_catalog.pg_class c") && lower.contains("c.relchecks")) {
-            relationByOid(sql).ifPresent(entry -> rows.add(values(items, Map.of("relkind", relkind(entry),
+            relationByOid(sql).ifPresent(entry -> rows.add(values(items, Map.of("relkind", CatalogTables.relkind(entry),
                 "relpersistence", "p", "relreplident", "d"))));
         }
         return new StatementResult.Rows(columns, rows, "SELECT " + rows.size());
@@ -81,8 +81,8 @@ final class PsqlCatalog {
         Matcher kinds = RELKINDS.matcher(sql);
         String wanted = kinds.find() ? kinds.group(1) : "'r','m'";
         Optional<Pattern> name = namePattern(sql);
-        objects().stream()
-            .filter(entry -> wanted.contains("'" + relkind(entry) + "'"))
+        CatalogTables.relations(catalog).stream()
+            .filter(entry -> wanted.contains("'" + CatalogTables.relkind(entry) + "'"))
             .filter(entry -> name.map(pattern -> pattern.matcher(entry.name()).matches()).orElse(true))
             .forEach(entry -> rows.add(values(items, Map.of("nspname", "public", "relname", entry.name(),
                 "type", entry.kind() == ObjectKind.TABLE ? "table" : "materialized view", "owner", "root"))));
@@ -98,7 +98,7 @@ final class PsqlCatalog {
         boolean views = anyKind || where.contains("c.relkind = 'm'");
         Optional<Pattern> name = likePattern(sql, "c.relname");
         boolean publicSchema = likePattern(sql, "n.nspname").map(pattern -> pattern.matcher("public").matches()).orElse(true);
-        objects().stream()
+        CatalogTables.relations(catalog).stream()
             .filter(entry -> publicSchema && (entry.kind() == ObjectKind.TABLE ? tables : views))
             .filter(entry -> name.map(pattern -> pattern.matcher(entry.name()).matches()).orElse(true))
             .sorted(Comparator.comparing((CatalogEntry entry) -> entry.kind() == ObjectKind.TABLE ? "TABLE" : "MATERIALIZED VIEW")
@@ -121,7 +121,7 @@ final class PsqlCatalog {
     private void jdbcColumns(String sql, List<String> items, List<List<Object>> rows) {
         Optional<Pattern> table = likePattern(sql, "c.relname");
         Optional<Pattern> column = likePattern(sql, "attname");
-        for (CatalogEntry entry : objects()) {
+        for (CatalogEntry entry : CatalogTables.relations(catalog)) {
             if (table.isPresent() && !table.get().matcher(entry.name()).matches()) {
                 continue;
             }
@@ -181,7 +181,7 @@ final class PsqlCatalog {
     /** The first query of {@code \d name}: which objects the pattern names, with their oids. */
     private void matching(String sql, List<String> items, List<List<Object>> rows) {
         Pattern pattern = namePattern(sql).orElseThrow();
-        List<CatalogEntry> objects = objects();
+        List<CatalogEntry> objects = CatalogTables.relations(catalog);
         for (int i = 0; i < objects.size(); i++) {
             CatalogEntry entry = objects.get(i);
             if (pattern.matcher(entry.name()).matches()) {
@@ -211,16 +211,8 @@ final class PsqlCatalog {
             return Optional.empty();
         }
         int index = (int) (Long.parseLong(oid.group(1)) - FIRST_OID);
-        List<CatalogEntry> objects = objects();
+        List<CatalogEntry> objects = CatalogTables.relations(catalog);
         return index >= 0 && index < objects.size() ? Optional.of(objects.get(index)) : Optional.empty();
-    }
-
-    private List<CatalogEntry> objects() {
-        return CatalogTables.relations(catalog);
-    }
-
-    private static String relkind(CatalogEntry entry) {
-        return CatalogTables.relkind(entry);
     }
 
     private static Optional<Pattern> namePattern(String sql) {
