@@ -6,16 +6,12 @@ import java.util.Map;
 
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
-import io.kafkamv.connectors.row.RowCodec;
-import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -37,11 +33,9 @@ import org.apache.kafka.streams.state.Stores;
  * {@link #WORTHWHILE_ROWS_PER_GROUP} rows each (about one group per row), the next
  * {@link #PASS_THROUGH_ROWS} rows go on at once, each as a partial of its own, before it tries again.
  *
- * <p>The partials live in a store whose changelog commits with the input offsets, so a crash loses
- * nothing; and what they hold back is written down in {@link PendingPartials}, so a job knows
- * whether its committed offsets are all in the aggregates yet. The store is written on every row
- * but read only by {@link #init}: the live partials are the objects in {@link #held}, which saves
- * deserializing a group's partial for every row that folds into it.
+ * <p>The partials live in a {@link HeldPartialsStore}, whose changelog commits with the input offsets,
+ * so a crash loses nothing; and what they hold back is written down in {@link PendingPartials}, so a
+ * job knows whether its committed offsets are all in the aggregates yet.
  */
 final class PartialAggregator implements Processor<Object[], Object[], Object[], Accumulator> {
 
@@ -58,11 +52,8 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private final AggregateCall[] calls;
     private final int[] groupBy;
     private final Map<String, Long> firstOffsets = new HashMap<>();
-    /** By the group's key bytes, as the store and the exchange tell groups apart. */
-    private final Map<Bytes, Held> held = new HashMap<>();
-    private final RowCodec keys;
     private ProcessorContext<Object[], Accumulator> context;
-    private KeyValueStore<Object[], Accumulator> partials;
+    private HeldPartialsStore held;
     private KeyValueStore<String, String> pending;
     private Cancellable flushes;
     private long lastFlush;
@@ -75,11 +66,6 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         this.step = step;
         this.calls = step.aggregates().toArray(AggregateCall[]::new);
         this.groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
-        this.keys = new RowCodec(step.key());
-    }
-
-    /** A group's values and its partial. */
-    private record Held(Object[] group, Accumulator partial) {
     }
 
     static String partialsStore(AggregateStep step) {
@@ -90,10 +76,8 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         return PendingPartials.storeName(step.id());
     }
 
-    /** In memory, with a cache so that a group's partial reaches the changelog once per commit, not once per row. */
-    static StoreBuilder<KeyValueStore<Object[], Accumulator>> partialsStoreBuilder(AggregateStep step) {
-        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(partialsStore(step)),
-            new RowSerde(step.key()), new AccumulatorSerde(step.aggregates().size())).withCachingEnabled();
+    static StoreBuilder<HeldPartialsStore> partialsStoreBuilder(AggregateStep step) {
+        return HeldPartialsStore.builder(partialsStore(step), step);
     }
 
     static StoreBuilder<KeyValueStore<String, String>> pendingStoreBuilder(AggregateStep step) {
@@ -104,16 +88,13 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     @Override
     public void init(ProcessorContext<Object[], Accumulator> context) {
         this.context = context;
-        this.partials = context.getStateStore(partialsStore(step));
+        this.held = context.getStateStore(partialsStore(step));
         this.pending = context.getStateStore(pendingStore(step));
         // Kafka Streams also inits this same processor again when it revives a corrupted task: the stores
         // then hold what the last commit held back, and nothing of what was processed since may stay here.
         firstOffsets.clear();
         firstOffsets.putAll(PendingPartials.decode(pending.get(PendingPartials.KEY)));
-        held.clear();
-        try (KeyValueIterator<Object[], Accumulator> all = partials.all()) {
-            all.forEachRemaining(partial -> held.put(Bytes.wrap(keys.encode(partial.key)), new Held(partial.key, partial.value)));
-        }
+        held.reload();
         folded = 0;
         foldedAtLastLook = 0;
         passThroughLeft = 0;
@@ -150,17 +131,14 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
             return;
         }
         folded++;
-        Accumulator partial = held.computeIfAbsent(Bytes.wrap(keys.encode(group)),
-            key -> new Held(group, new Accumulator(calls.length))).partial();
-        partial.addInPlace(calls, row);
-        partials.put(group, partial);
+        held.partialOf(group).addInPlace(calls, row);
         latestTimestamp = Math.max(latestTimestamp, record.timestamp());
         String partition = metadata.get().topic() + ":" + metadata.get().partition();
         if (!firstOffsets.containsKey(partition)) {
             firstOffsets.put(partition, metadata.get().offset());
             pending.put(PendingPartials.KEY, PendingPartials.encode(firstOffsets));
         }
-        if (held.size() >= MAX_GROUPS) {
+        if (held.groups() >= MAX_GROUPS) {
             flush(context.currentSystemTimeMs());
         }
     }
@@ -168,26 +146,24 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private void maybeFlush(long now) {
         boolean quiet = folded - foldedAtLastLook < QUIET_ROWS;
         foldedAtLastLook = folded;
-        if (quiet || folded >= FOLDED_ENOUGH * held.size() || now - lastFlush >= MAX_HOLD.toMillis()) {
+        if (quiet || folded >= FOLDED_ENOUGH * held.groups() || now - lastFlush >= MAX_HOLD.toMillis()) {
             flush(now);
         }
     }
 
     private void flush(long now) {
         lastFlush = now;
-        if (held.isEmpty() && firstOffsets.isEmpty()) {
+        if (held.groups() == 0 && firstOffsets.isEmpty()) {
             return;
         }
-        for (Held partial : held.values()) {
-            context.forward(new Record<>(partial.group(), partial.partial(), latestTimestamp));
-            partials.delete(partial.group());
-        }
-        if (folded >= QUIET_ROWS && folded < WORTHWHILE_ROWS_PER_GROUP * held.size()) {
+        if (folded >= QUIET_ROWS && folded < WORTHWHILE_ROWS_PER_GROUP * held.groups()) {
             passThroughLeft = PASS_THROUGH_ROWS;
+        }
+        for (HeldPartialsStore.Held partial : held.drain()) {
+            context.forward(new Record<>(partial.group, partial.partial, latestTimestamp));
         }
         folded = 0;
         foldedAtLastLook = 0;
-        held.clear();
         firstOffsets.clear();
         pending.delete(PendingPartials.KEY);
     }
