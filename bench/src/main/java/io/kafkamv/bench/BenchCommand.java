@@ -120,7 +120,14 @@ public final class BenchCommand implements Callable<Integer> {
                 List<Scale.Result> scale = new ArrayList<>();
                 for (int views : mode.scaleViews()) {
                     log("%d views at once", views);
-                    scale.add(Scale.measure(service, "small", mode.scaleRows(), views));
+                    try {
+                        scale.add(Scale.measure(service, "small", mode.scaleRows(), views));
+                    } catch (Exception failed) {
+                        // A step that overwhelms the instance is a result too; the steps after it would only fail the same way.
+                        log("  %d views did not finish: %s", views, failed);
+                        scale.add(Scale.Result.failed(views, mode.scaleRows(), failed));
+                        break;
+                    }
                 }
                 log("micro benchmarks");
                 List<Micro.Result> micro = Micro.run(mode.quick());

@@ -9,7 +9,12 @@ import java.util.regex.Pattern;
 /** Many views at once on one instance: how long they take together, and what they cost in heap and threads. */
 public final class Scale {
 
-    public record Result(int views, long rowsPerView, double seconds, double heapMiB, double threads) {
+    /** {@code failure} is null for a step that finished, else why it did not (the other numbers are then NaN). */
+    public record Result(int views, long rowsPerView, double seconds, double heapMiB, double threads, String failure) {
+
+        public static Result failed(int views, long rowsPerView, Exception cause) {
+            return new Result(views, rowsPerView, Double.NaN, Double.NaN, Double.NaN, String.valueOf(cause.getMessage()));
+        }
 
         public double rowsPerSecondPerView() {
             return rowsPerView / seconds;
@@ -40,7 +45,7 @@ public final class Scale {
                 statement.execute("DROP MATERIALIZED VIEW bench_scale_" + i);
             }
         }
-        return new Result(views, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), sum(THREADS, metrics));
+        return new Result(views, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), sum(THREADS, metrics), null);
     }
 
     private static double sum(Pattern gauge, String metrics) {

@@ -75,6 +75,11 @@ public final class BenchReport {
             .append("| views | rows each | seconds for all | rows/s per view | heap used MiB | live threads |\n")
             .append("|---:|---:|---:|---:|---:|---:|\n");
         for (Scale.Result scale : results.scale()) {
+            if (scale.failure() != null) {
+                md.append(String.format(Locale.ROOT, "| %d | %,d | did not finish: %s | | | |%n", scale.views(), scale.rowsPerView(),
+                    scale.failure().replace('|', '/').replace('\n', ' ')));
+                continue;
+            }
             md.append(String.format(Locale.ROOT, "| %d | %,d | %.1f | %,.0f | %.0f | %.0f |%n", scale.views(),
                 scale.rowsPerView(), scale.seconds(), scale.rowsPerSecondPerView(), scale.heapMiB(), scale.threads()));
         }
