@@ -7,6 +7,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,12 +57,16 @@ final class Postgres implements AutoCloseable {
             + " VALUES (?, ?, ?) ON CONFLICT (" + table.key + ") DO UPDATE SET " + table.first + " = EXCLUDED."
             + table.first + ", " + table.second + " = EXCLUDED." + table.second)) {
             upsert.setObject(1, change.key());
-            // orders(id, customer text, amount int), customers(name, tier int, region text)
-            boolean orders = table == Change.Table.ORDERS;
-            upsert.setObject(2, change.first(), orders ? java.sql.Types.VARCHAR : java.sql.Types.INTEGER);
-            upsert.setObject(3, change.second(), orders ? java.sql.Types.INTEGER : java.sql.Types.VARCHAR);
+            upsert.setObject(2, toJdbc(change.first(), table.firstType), table.firstType);
+            upsert.setObject(3, toJdbc(change.second(), table.secondType), table.secondType);
             upsert.executeUpdate();
         }
+    }
+
+    /** Our timestamps are milliseconds since the epoch; PostgreSQL's {@code timestamp} is the same instant's UTC wall clock. */
+    private static Object toJdbc(Object value, int type) {
+        return type == Types.TIMESTAMP && value != null
+            ? LocalDateTime.ofInstant(Instant.ofEpochMilli((Long) value), ZoneOffset.UTC) : value;
     }
 
     /** PostgreSQL's quotient of two numerics, with the digits it prints. */
@@ -92,6 +101,9 @@ final class Postgres implements AutoCloseable {
     static String normalize(Object value) {
         if (value == null) {
             return "NULL";
+        }
+        if (value instanceof Timestamp timestamp) {
+            return normalize(timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli());
         }
         if (value instanceof Number number) {
             BigDecimal decimal = new BigDecimal(number.toString()).setScale(10, java.math.RoundingMode.HALF_EVEN);

@@ -123,12 +123,26 @@ public final class ViewHarness implements AutoCloseable {
 
     /** The view's rows as its output has them now, without letting time pass for partials to flush. */
     public List<List<Object>> rowsSoFar() {
+        return rowsPipedTo(null);
+    }
+
+    /**
+     * The view's rows, as {@link #rows()}; and the changes that led there since the last look go on to
+     * {@code downstream}, a view over this one, as this view's topic would carry them to it.
+     */
+    public List<List<Object>> rowsPipedTo(ViewHarness downstream) {
+        if (downstream != null) {
+            driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
+        }
         output.readKeyValuesToList().forEach(record -> {
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {
                 viewRows.remove(key);
             } else {
                 viewRows.put(key, record.value);
+            }
+            if (downstream != null && downstream.inputs.containsKey(view.relation().name())) {
+                downstream.inputs.get(view.relation().name()).pipeInput(record.key, record.value);
             }
         });
         List<List<Object>> rows = new ArrayList<>();
