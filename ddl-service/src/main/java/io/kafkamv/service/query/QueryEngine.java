@@ -27,6 +27,7 @@ import io.kafkamv.service.sql.ResultColumn;
 import io.kafkamv.service.sql.StatementResult;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.TableFunctionImpl;
 import org.apache.calcite.sql.SqlNode;
@@ -88,6 +89,7 @@ public final class QueryEngine {
 
     private List<ResultColumn> forEachRow(String sql, List<String> names, Consumer<Cancellable> running,
                                           Consumer<Object[]> action) {
+        Hook.Closeable division = NumericDivision.inThisThread();
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
             running.accept(() -> {
                 try {
@@ -112,17 +114,21 @@ public final class QueryEngine {
             throw translate(sql, e);
         } finally {
             running.accept(null);
+            division.close();
         }
     }
 
     /** The columns a query would return, from Calcite's plan, without running it. */
     public List<ResultColumn> describe(String sql) {
         List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
+        Hook.Closeable division = NumericDivision.inThisThread();
         try (java.sql.Connection connection = connect();
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             return columns(statement.getMetaData(), names);
         } catch (SQLException e) {
             throw translate(sql, e);
+        } finally {
+            division.close();
         }
     }
 

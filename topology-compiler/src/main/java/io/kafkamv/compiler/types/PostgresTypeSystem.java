@@ -9,13 +9,28 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's type rules, changed where PostgreSQL differs in ways users notice: the sum of integers
  * is a bigint so it does not overflow, and the average of integers is a numeric, not a truncated
  * integer. (The sum of bigints stays a bigint: Calcite's executor cannot sum into another type.)
- * CASE and UNION branches of different lengths are text, not CHAR padded with spaces.
+ * CASE and UNION branches of different lengths are text, not CHAR padded with spaces. A numeric
+ * has up to 1,000 digits, as PostgreSQL's declared numerics do, not Calcite's 19: an average of
+ * integers has 16 decimals, and in 19 digits it overflowed past 999.
  */
 public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
 
     public static final PostgresTypeSystem INSTANCE = new PostgresTypeSystem();
 
     private PostgresTypeSystem() {
+    }
+
+    /** PostgreSQL's limit on a declared numeric's precision and scale. */
+    static final int MAX_NUMERIC_DIGITS = 1000;
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_NUMERIC_DIGITS : super.getMaxPrecision(typeName);
+    }
+
+    @Override
+    public int getMaxScale(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_NUMERIC_DIGITS : super.getMaxScale(typeName);
     }
 
     @Override

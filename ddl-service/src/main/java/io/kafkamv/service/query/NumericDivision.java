@@ -1,0 +1,163 @@
+package io.kafkamv.service.query;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.compiler.types.PostgresNumeric;
+import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.Holder;
+
+/**
+ * PostgreSQL's digits for numeric division and AVG in batch queries, as views have them. Calcite's
+ * executor divides numerics to 16 significant digits: {@code 10::numeric / 3} is 3.333333333333333
+ * and an average of 1, 2 and 2 is 1.6666666666666670, where PostgreSQL prints 3.3333333333333333 and
+ * 1.6666666666666667. So before Calcite's own program runs, a numeric AVG becomes its SUM divided by
+ * its COUNT (Calcite's own rewrite of AVG would round the quotient to the average's type, 16
+ * decimals, where PostgreSQL keeps up to 20); and after it, every division with a numeric result
+ * calls {@link PostgresNumeric#divide}.
+ */
+public final class NumericDivision {
+
+    private static final SqlUserDefinedFunction DIVIDE = new SqlUserDefinedFunction(
+        new SqlIdentifier("numeric_divide", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
+        ScalarFunctionImpl.create(NumericDivision.class, "divide"));
+
+    private NumericDivision() {
+    }
+
+    /** Called by the generated code; public for that. Null in, null out, as for any operator. */
+    @Strict
+    public static BigDecimal divide(BigDecimal dividend, BigDecimal divisor) {
+        return PostgresNumeric.divide(dividend, divisor);
+    }
+
+    /** Plans the calling thread's queries with PostgreSQL's division until the returned handle is closed. */
+    static Hook.Closeable inThisThread() {
+        return Hook.PROGRAM.addThread((Holder<Program> program) -> {
+            Program planned = program.get() == null ? Programs.standard() : program.get();
+            program.set(Programs.sequence(
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true)),
+                planned,
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false))));
+        });
+    }
+
+    /** Every node of a plan, also those of its subqueries: its averages, or its divisions. */
+    private static final class EveryNode extends RelHomogeneousShuttle {
+        private final boolean averages;
+
+        EveryNode(boolean averages) {
+            this.averages = averages;
+        }
+
+        @Override
+        public RelNode visit(RelNode other) {
+            RelNode visited = super.visit(other).accept(new RexShuttle() {
+                @Override
+                public RexNode visitSubQuery(RexSubQuery subQuery) {
+                    RexNode visited = super.visitSubQuery(subQuery);
+                    return visited instanceof RexSubQuery inner ? inner.clone(inner.rel.accept(EveryNode.this)) : visited;
+                }
+            });
+            if (averages) {
+                return visited instanceof Aggregate aggregate ? withoutAverages(aggregate) : visited;
+            }
+            return visited.accept(new Divisions(visited.getCluster().getRexBuilder()));
+        }
+    }
+
+    /** The aggregate with each numeric AVG as a SUM and a COUNT, and a projection that divides them. */
+    private static RelNode withoutAverages(Aggregate aggregate) {
+        if (aggregate.getAggCallList().stream().noneMatch(NumericDivision::isNumericAverage)) {
+            return aggregate;
+        }
+        RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
+        builder.push(aggregate.getInput());
+        List<RelBuilder.AggCall> calls = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (!isNumericAverage(call)) {
+                calls.add(builder.aggregateCall(call));
+                continue;
+            }
+            RexNode argument = builder.field(call.getArgList().get(0));
+            RexNode filter = call.filterArg < 0 ? null : builder.field(call.filterArg);
+            calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, argument).distinct(call.isDistinct()).filter(filter));
+            calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, argument).distinct(call.isDistinct()).filter(filter));
+        }
+        builder.aggregate(builder.groupKey(aggregate.getGroupSet(), aggregate.getGroupSets()), calls);
+        RexBuilder rex = aggregate.getCluster().getRexBuilder();
+        List<RexNode> columns = new ArrayList<>();
+        int groups = aggregate.getGroupCount();
+        for (int i = 0; i < groups; i++) {
+            columns.add(builder.field(i));
+        }
+        int next = groups;
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (isNumericAverage(call)) {
+                Divisions divisions = new Divisions(rex);
+                columns.add(rex.makeCall(call.getType(), DIVIDE,
+                    List.of(divisions.asDecimal(builder.field(next)), divisions.asDecimal(builder.field(next + 1)))));
+                next += 2;
+            } else {
+                columns.add(builder.field(next++));
+            }
+        }
+        return builder.project(columns, aggregate.getRowType().getFieldNames(), true).build();
+    }
+
+    private static boolean isNumericAverage(AggregateCall call) {
+        return call.getAggregation().getKind() == SqlKind.AVG && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
+    }
+
+    private static final class Divisions extends RexShuttle {
+        private final RexBuilder rex;
+
+        Divisions(RexBuilder rex) {
+            this.rex = rex;
+        }
+
+        @Override
+        public RexNode visitCall(RexCall call) {
+            RexNode visited = super.visitCall(call);
+            if (!(visited instanceof RexCall division) || division.getOperator() != SqlStdOperatorTable.DIVIDE
+                || division.getType().getSqlTypeName() != SqlTypeName.DECIMAL) {
+                return visited;
+            }
+            List<RexNode> operands = division.getOperands().stream().map(this::asDecimal).toList();
+            return rex.makeCall(division.getType(), DIVIDE, operands);
+        }
+
+        RexNode asDecimal(RexNode operand) {
+            RelDataType type = operand.getType();
+            if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                return operand;
+            }
+            RelDataType decimal = rex.getTypeFactory().decimalOf(type);
+            return rex.makeCast(rex.getTypeFactory().createTypeWithNullability(decimal, type.isNullable()), operand);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.kafkamv.it.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.it.support.ServiceExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A SELECT's numbers print as PostgreSQL prints them, digit for digit: numeric division and AVG
+ * choose their scale as PostgreSQL does, and an average of integers past 999 does not overflow (in
+ * Calcite's 19 digits it did). Both answers are read as text through pgjdbc, from our endpoint and from the real PostgreSQL that
+ * {@code .ci/run} starts (KAFKA_MV_TEST_POSTGRES_URL, _USER, _PASSWORD).
+ */
+class BatchArithmeticMatchesPostgresIT {
+
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
+
+    private static final String ROWS = "(VALUES (12345, 1.5, 7), (12346, 2.25, -3), (12346, NULL, 0), (1, 0.001, 2)) AS t(x, y, z)";
+
+    private static final List<String> QUERIES = List.of(
+        "SELECT 10::numeric / 3, 1.0 / 3, 7 / 2, -7 / 2, 7.5 / 2.5, 2.5::numeric(10,4) / 2",
+        "SELECT 12345::numeric / 7, 1::numeric / 12345678, 123456789012345678901234567890::numeric / 3",
+        "SELECT 0.000001 / 7, 99999999::numeric / 0.0001",
+        "SELECT sum(x) / count(x), sum(y) / 3, count(*) FROM " + ROWS,
+        "SELECT z, sum(y) / count(y), max(x) / min(x) FROM " + ROWS + " GROUP BY z",
+        "SELECT x / 7.0, y / 3, (x + y) / (z + 0.5) FROM " + ROWS + " WHERE y IS NOT NULL",
+        "SELECT avg(x), avg(y), avg(z), avg(x * 1.5), avg(DISTINCT x), avg(x) FILTER (WHERE z > 0) FROM " + ROWS,
+        "SELECT z, avg(x), avg(y) FROM " + ROWS + " GROUP BY z",
+        "SELECT x FROM " + ROWS + " WHERE x > (SELECT avg(x) FROM " + ROWS + ")",
+        "SELECT avg(x) FROM " + ROWS + " WHERE x < 0");
+
+    @Test
+    void numericDivisionAndAveragesPrintThePostgresDigits() throws Exception {
+        try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
+             Connection postgres = DriverManager.getConnection(env("KAFKA_MV_TEST_POSTGRES_URL",
+                 "jdbc:postgresql://localhost:5432/postgres"), env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"),
+                 env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+            for (String query : QUERIES) {
+                assertThat(rows(ours, query)).as(query).containsExactlyInAnyOrderElementsOf(rows(postgres, query));
+            }
+        }
+    }
+
+    private static List<List<String>> rows(Connection connection, String query) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
