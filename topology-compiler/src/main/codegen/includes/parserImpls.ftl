@@ -116,6 +116,7 @@ SqlCreate SqlCreateTableOrSource(Span s, boolean replace) :
     final SqlIdentifier id;
     final SqlNodeList columns = new SqlNodeList(getPos());
     final SqlNodeList primaryKey = new SqlNodeList(getPos());
+    final List<SourceInclude> includes = new ArrayList<SourceInclude>();
     final Map<String, String> options;
 }
 {
@@ -132,9 +133,35 @@ SqlCreate SqlCreateTableOrSource(Span s, boolean replace) :
         ( <COMMA> TableElement(columns, primaryKey) )*
         <RPAREN>
     ]
+    ( SourceIncludeClause(includes) )*
     options = WithOptionsOpt()
     {
-        return new SqlCreateRelation(s.end(this), kind, ifNotExists, id, columns, primaryKey, options);
+        return new SqlCreateRelation(s.end(this), kind, ifNotExists, id, columns, primaryKey, includes, options);
+    }
+}
+
+/** INCLUDE timestamp | partition | offset | key | header 'name' [AS column], as RisingWave writes it. */
+void SourceIncludeClause(List<SourceInclude> includes) :
+{
+    final Span s;
+    final String what;
+    String header = null;
+    SqlIdentifier word;
+    SqlIdentifier column = null;
+}
+{
+    <INCLUDE> { s = span(); }
+    (
+        <TIMESTAMP> { what = "timestamp"; }
+    |   <PARTITION> { what = "partition"; }
+    |   <OFFSET> { what = "offset"; }
+    |   <KEY> { what = "key"; }
+    |   word = SimpleIdentifier() { what = word.getSimple(); }
+        [ header = SimpleStringLiteral() ]
+    )
+    [ <AS> column = SimpleIdentifier() ]
+    {
+        includes.add(new SourceInclude(what, header, column == null ? null : column.getSimple(), s.end(this)));
     }
 }
 

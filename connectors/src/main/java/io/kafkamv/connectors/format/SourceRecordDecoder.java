@@ -1,5 +1,6 @@
 package io.kafkamv.connectors.format;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -9,6 +10,7 @@ import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * Reads a record of a topic others write as a change to a source's rows, in one of two formats:
@@ -65,6 +67,8 @@ public final class SourceRecordDecoder {
     private final List<Column> key;
     private final boolean debezium;
     private final int maxRecordBytes;
+    private final IncludedColumns included;
+    private final int width;
 
     /** @param options what the format needs besides the bytes: for Avro, {@link #SCHEMA_REGISTRY} */
     public SourceRecordDecoder(RowSchema schema, String format, Map<String, String> options) {
@@ -74,11 +78,14 @@ public final class SourceRecordDecoder {
         if (format.equals("debezium-json") && schema.keyColumns().isEmpty()) {
             throw new IllegalArgumentException("a debezium-json source needs a primary key");
         }
-        unfitForWholeValue(schema, format).ifPresent(reason -> {
+        this.included = IncludedColumns.of(schema.columns(), options);
+        this.width = schema.columns().size();
+        RowSchema value = valueSchema(schema, included);
+        unfitForWholeValue(value, format).ifPresent(reason -> {
             throw new IllegalArgumentException(reason);
         });
         this.debezium = format.equals("debezium-json");
-        this.values = new JsonRowDecoder(schema.columns());
+        this.values = new JsonRowDecoder(value.columns());
         List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow())
             .map(c -> new Column(c.name(), c.type(), false)).toList();
         this.key = key;
@@ -91,7 +98,7 @@ public final class SourceRecordDecoder {
             String user = options.get(SCHEMA_REGISTRY_USERNAME);
             SchemaRegistry registry = new SchemaRegistryClient(url,
                 user == null ? null : user + ":" + options.getOrDefault(SCHEMA_REGISTRY_PASSWORD, ""));
-            this.rows = new AvroRowDecoder(schema.columns(), registry)::decode;
+            this.rows = new AvroRowDecoder(value.columns(), registry)::decode;
             this.keys = new AvroRowDecoder(key, registry)::decode;
         } else if (format.equals("string")) {
             this.rows = bytes -> new Object[] {utf8(bytes)};
@@ -104,7 +111,7 @@ public final class SourceRecordDecoder {
             if (delimiter.length() != 1) {
                 throw new IllegalArgumentException(CSV_DELIMITER + " must be one character, not '" + delimiter + "'");
             }
-            this.rows = new CsvRowDecoder(schema.columns(), delimiter.charAt(0))::decode;
+            this.rows = new CsvRowDecoder(value.columns(), delimiter.charAt(0))::decode;
             this.keys = new JsonRowDecoder(key)::decode;
         } else {
             this.rows = values::decode;
@@ -115,12 +122,44 @@ public final class SourceRecordDecoder {
         this.keyColumns = key.stream().mapToInt(column -> names.indexOf(column.name())).toArray();
     }
 
+    /** The columns a value holds: the schema's, but for the included ones after them. */
+    private static RowSchema valueSchema(RowSchema schema, IncludedColumns included) {
+        List<Column> columns = schema.columns();
+        List<Column> value = columns.subList(0, columns.size() - included.size());
+        for (int i = 0; i < included.size(); i++) {
+            String name = included.columns().get(i).column();
+            if (!columns.get(value.size() + i).name().equals(name)) {
+                throw new IllegalArgumentException("included column " + name + " must follow the value's columns");
+            }
+            if (schema.keyColumns().contains(name)) {
+                throw new IllegalArgumentException("included column " + name + " cannot be part of the primary key");
+            }
+        }
+        return new RowSchema(value, schema.keyColumns());
+    }
+
+    /** {@link #decode(int, long, long, Headers, byte[], byte[])} of a record without a timestamp or headers. */
+    public Change decode(int partition, long offset, byte[] key, byte[] value) {
+        return decode(partition, offset, -1, null, key, value);
+    }
+
     /**
      * The change a record makes, or null when it makes none.
      *
+     * @param timestamp the record's, or negative when it has none
      * @throws MalformedRecordException with the reason, when the record cannot be read
      */
-    public Change decode(int partition, long offset, byte[] key, byte[] value) {
+    public Change decode(int partition, long offset, long timestamp, Headers headers, byte[] key, byte[] value) {
+        Change change = decodeValue(partition, offset, key, value);
+        if (change == null || change.row() == null || included.size() == 0) {
+            return change;
+        }
+        Object[] row = Arrays.copyOf(change.row(), width);
+        included.fill(row, partition, offset, timestamp, key, headers);
+        return new Change(change.key(), row);
+    }
+
+    private Change decodeValue(int partition, long offset, byte[] key, byte[] value) {
         if (value != null && value.length > maxRecordBytes) {
             throw new MalformedRecordException("record of " + value.length + " bytes is larger than "
                 + MAX_RECORD_BYTES + " (" + maxRecordBytes + ")");

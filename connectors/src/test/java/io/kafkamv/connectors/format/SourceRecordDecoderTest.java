@@ -18,6 +18,38 @@ class SourceRecordDecoderTest {
         Column.of("name", SqlType.VARCHAR)), List.of("id"));
 
     @Test
+    void includedColumnsTakeTheRecordsTimestampPlaceKeyAndHeadersAfterTheValuesColumns() {
+        RowSchema schema = new RowSchema(List.of(new Column("id", SqlType.INTEGER, false), Column.of("name", SqlType.VARCHAR),
+            Column.of("ts", SqlType.TIMESTAMPTZ), Column.of("trace", SqlType.VARCHAR), Column.of("p", SqlType.INTEGER),
+            Column.of("o", SqlType.BIGINT), Column.of("k", SqlType.BYTEA)), List.of("id"));
+        SourceRecordDecoder decoder = new SourceRecordDecoder(schema, "json", Map.of("include.timestamp", "ts",
+            "include.header.trace", "trace", "include.partition", "p", "include.offset", "o", "include.key", "k"));
+        var headers = new org.apache.kafka.common.header.internals.RecordHeaders()
+            .add("trace", bytes("first")).add("trace", bytes("abc-1")).add("other", bytes("x"));
+
+        var upsert = decoder.decode(3, 42, 1_764_410_400_000L, headers, bytes("{\"id\": 7}"),
+            bytes("{\"id\": 7, \"name\": \"ann\"}"));
+        var bare = decoder.decode(0, 1, -1, null, null, bytes("{\"id\": 8}"));
+
+        assertThat(upsert.key()).containsExactly(7);
+        assertThat(upsert.row()).containsExactly(7, "ann", 1_764_410_400_000L, "abc-1", 3, 42L, bytes("{\"id\": 7}"));
+        assertThat(bare.row()).as("no timestamp, headers or key").containsExactly(8, null, null, null, 0, 1L, null);
+        assertThat(decoder.decode(0, 2, 5L, headers, bytes("{\"id\": 7}"), null).row()).as("a delete").isNull();
+        var latin1 = new org.apache.kafka.common.header.internals.RecordHeaders().add("trace", new byte[] {(byte) 0xe9});
+        assertThatThrownBy(() -> decoder.decode(0, 3, 5L, latin1, null, bytes("{\"id\": 9}")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("header 'trace' is not UTF-8 text");
+    }
+
+    @Test
+    void aWholeValueFormatCountsOnlyTheValuesColumns() {
+        RowSchema schema = new RowSchema(List.of(Column.of("line", SqlType.VARCHAR), Column.of("ts", SqlType.TIMESTAMPTZ)),
+            List.of());
+        SourceRecordDecoder decoder = new SourceRecordDecoder(schema, "string", Map.of("include.timestamp", "ts"));
+
+        assertThat(decoder.decode(1, 9, 77L, null, null, bytes("hello")).row()).containsExactly("hello", 77L);
+    }
+
+    @Test
     void debeziumEnvelopesUpsertAndDelete() {
         SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json", Map.of());
 

@@ -11,7 +11,9 @@ import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.TopicNames;
 import io.kafkamv.compiler.parser.SqlCreateRelation;
+import io.kafkamv.compiler.parser.SourceInclude;
 import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.connectors.format.IncludedColumns;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -55,6 +57,11 @@ final class TableCommands {
         }
         if (statement.kind() == SqlObjectKind.SOURCE) {
             return createSource(statement, text);
+        }
+        if (!statement.includes().isEmpty()) {
+            throw SqlError.at(SqlState.SYNTAX_ERROR, "INCLUDE is for sources", offset(text, statement.includes().get(0)),
+                "a table's rows have only the columns you declare; a source can INCLUDE the record's timestamp, "
+                    + "partition, offset, key or a header");
         }
         RowSchema schema = schema(statement, text);
         List<Column> key = schema.appendOnly() ? List.of(Relation.ROW_ID)
@@ -137,17 +144,23 @@ final class TableCommands {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "an avro source needs a Schema Registry", 0,
                 "add schema.registry = 'http://registry:8081' to WITH (...)");
         }
-        RowSchema schema = format.equals("avro") && statement.columns().isEmpty()
+        RowSchema value = format.equals("avro") && statement.columns().isEmpty()
             ? AvroSourceSchemas.fromRegistry(topic, options) : schema(statement, text);
-        if (format.equals("debezium-json") && schema.appendOnly()) {
+        if (format.equals("debezium-json") && value.appendOnly()) {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "a debezium-json source needs a primary key", 0,
                 "declare the table's key, e.g. (id INT PRIMARY KEY, ...): updates and deletes find rows by it");
         }
-        SourceRecordDecoder.unfitForWholeValue(schema, format).ifPresent(reason -> {
+        SourceRecordDecoder.unfitForWholeValue(value, format).ifPresent(reason -> {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, reason, 0, format.equals("string")
                 ? "e.g. CREATE SOURCE lines (line TEXT) WITH (connector = 'kafka', topic = '...', format = 'string')"
                 : "e.g. CREATE SOURCE payloads (payload BYTEA) WITH (connector = 'kafka', topic = '...', format = 'bytes')");
         });
+        List<Column> columns = new ArrayList<>(value.columns());
+        for (IncludedColumns.Included included : included(statement, text, value)) {
+            columns.add(included.asColumn());
+            formatOptions.put(included.optionKey(), included.column());
+        }
+        RowSchema schema = new RowSchema(columns, value.keyColumns());
         List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         String deadLetters = TopicNames.of("source", name, "dlq-" + context.store().allocateJobId());
@@ -156,6 +169,41 @@ final class TableCommands {
         createOrUndo(CatalogService.entry(relation, ObjectKind.SOURCE, ObjectStatus.CREATED,
             SqlCompiler.normalize(statement), 0), deadLetters);
         return new StatementResult.Command(SqlObjectKind.SOURCE.createTag());
+    }
+
+    /** The columns a source's INCLUDE clauses add after the value's, checked: each part once, no name twice. */
+    private static List<IncludedColumns.Included> included(SqlCreateRelation statement, String text, RowSchema value) {
+        List<IncludedColumns.Included> included = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>(value.columns().stream().map(Column::name).toList());
+        java.util.Set<String> parts = new java.util.HashSet<>();
+        for (SourceInclude include : statement.includes()) {
+            IncludedColumns.Part part = IncludedColumns.Part.of(include.what()).orElseThrow(() -> SqlError.at(
+                SqlState.SYNTAX_ERROR, "a source cannot INCLUDE " + include.what(), offset(text, include),
+                "INCLUDE timestamp, partition, offset, key or header 'name', each with an optional AS column"));
+            if ((part == IncludedColumns.Part.HEADER) != (include.header() != null)) {
+                throw SqlError.at(SqlState.SYNTAX_ERROR, part == IncludedColumns.Part.HEADER
+                    ? "INCLUDE header needs the header's name" : "only a header has a name after INCLUDE",
+                    offset(text, include), "e.g. INCLUDE header 'trace_id' AS trace_id");
+            }
+            String column = include.column() != null ? include.column()
+                : IncludedColumns.Included.defaultColumn(part, include.header());
+            IncludedColumns.Included next = new IncludedColumns.Included(part, include.header(), column);
+            if (!parts.add(next.optionKey())) {
+                throw SqlError.at(SqlState.SYNTAX_ERROR, "INCLUDE " + include.what()
+                    + (include.header() == null ? "" : " '" + include.header() + "'") + " appears twice",
+                    offset(text, include), null);
+            }
+            if (!names.add(column)) {
+                throw SqlError.at(SqlState.DUPLICATE_OBJECT, "column \"" + column + "\" specified more than once",
+                    offset(text, include), "name the included column with AS");
+            }
+            included.add(next);
+        }
+        return included;
+    }
+
+    private static int offset(String text, SourceInclude include) {
+        return io.kafkamv.compiler.SqlStatementParser.offsetOf(text, include.pos());
     }
 
     /** Creates the entry; when a create of the same name on another instance came first, deletes the topic made for it. */

@@ -53,7 +53,8 @@ public final class TopicSnapshot {
                                          RowCodec keys, Map<Bytes, Object[]> rows) {
         SourceRecordDecoder.Change change;
         try {
-            change = decoder.decode(record.partition(), record.offset(), record.key(), record.value());
+            change = decoder.decode(record.partition(), record.offset(), record.timestamp(), record.headers(), record.key(),
+                record.value());
         } catch (MalformedRecordException e) {
             return;
         }

@@ -73,6 +73,48 @@ class JsonSourceIT {
     }
 
     @Test
+    void aRecordsTimestampKeyPlaceAndHeadersAreColumnsWhenTheSourceIncludesThem() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(properties(kafka))) {
+                admin.createTopics(List.of(new NewTopic("deliveries", 1, (short) 1))).all().get();
+            }
+            long minute = java.time.Instant.parse("2026-11-29T10:00:00Z").toEpochMilli();
+            Properties producerProperties = properties(kafka);
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProperties, new StringSerializer(),
+                new StringSerializer())) {
+                long[] at = {minute + 5_000, minute + 20_000, minute + 70_000};
+                for (int i = 0; i < at.length; i++) {
+                    ProducerRecord<String, String> record = new ProducerRecord<>("deliveries", 0, at[i], "k" + i,
+                        "{\"parcel\": \"p" + i + "\"}");
+                    if (i != 1) {
+                        record.headers().add("trace", ("t-" + i).getBytes(StandardCharsets.UTF_8));
+                    }
+                    producer.send(record).get();
+                }
+            }
+            Psql psql = new Psql(service.pgPort());
+
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE deliveries (parcel TEXT) INCLUDE timestamp AS delivered_at INCLUDE header 'trace' AS trace "
+                    + "INCLUDE partition INCLUDE offset AS off INCLUDE key AS k "
+                    + "WITH (connector = 'kafka', topic = 'deliveries', format = 'json')",
+                "CREATE MATERIALIZED VIEW per_minute AS SELECT window_start, count(*) AS n "
+                    + "FROM TUMBLE(deliveries, delivered_at, INTERVAL '1' MINUTE) GROUP BY window_start",
+                "SELECT extract(epoch FROM window_start) * 1000 - " + minute + ", n FROM per_minute ORDER BY window_start",
+                "SELECT parcel, coalesce(trace, '-'), _kafka_partition, off, k FROM deliveries ORDER BY off"), "-A", "-t");
+
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(created.stdout()).isEqualTo("CREATE_SOURCE\nCREATE_MATERIALIZED_VIEW\n0|2\n60000|1\n"
+                + "p0|t-0|0|0|\\x6b30\np1|-|0|1|\\x6b31\np2|t-2|0|2|\\x6b32\n");
+            assertThat(psql.run("CREATE SOURCE odd (a INT) INCLUDE nonsense WITH (connector = 'kafka', topic = 'deliveries')")
+                .stderr()).contains("a source cannot INCLUDE nonsense").contains("INCLUDE timestamp, partition, offset");
+            assertThat(psql.run("CREATE SOURCE twice (a INT) INCLUDE offset AS a WITH (connector = 'kafka', "
+                + "topic = 'deliveries')").stderr()).contains("column \"a\" specified more than once");
+        }
+    }
+
+    @Test
     void aDebeziumTopicFeedsASourceWithUpdatesAndDeletes() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             String kafka = service.bootstrapServers();

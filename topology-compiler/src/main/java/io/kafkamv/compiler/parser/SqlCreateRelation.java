@@ -23,15 +23,18 @@ public final class SqlCreateRelation extends SqlCreate {
     private final SqlIdentifier name;
     private final SqlNodeList columns;
     private final SqlNodeList primaryKey;
+    private final List<SourceInclude> includes;
     private final Map<String, String> options;
 
     public SqlCreateRelation(SqlParserPos pos, SqlObjectKind kind, boolean ifNotExists, SqlIdentifier name,
-                             SqlNodeList columns, SqlNodeList primaryKey, Map<String, String> options) {
+                             SqlNodeList columns, SqlNodeList primaryKey, List<SourceInclude> includes,
+                             Map<String, String> options) {
         super(OPERATOR, pos, false, ifNotExists);
         this.kind = kind;
         this.name = name;
         this.columns = columns;
         this.primaryKey = primaryKey;
+        this.includes = List.copyOf(includes);
         this.options = Map.copyOf(options);
     }
 
@@ -50,6 +53,11 @@ public final class SqlCreateRelation extends SqlCreate {
 
     public SqlNodeList primaryKey() {
         return primaryKey;
+    }
+
+    /** The source's {@code INCLUDE} clauses, in order. */
+    public List<SourceInclude> includes() {
+        return includes;
     }
 
     public Map<String, String> options() {
@@ -89,6 +97,18 @@ public final class SqlCreateRelation extends SqlCreate {
                 writer.endList(keyFrame);
             }
             writer.endList(frame);
+        }
+        for (SourceInclude include : includes) {
+            writer.keyword("INCLUDE");
+            writer.keyword(include.what().toUpperCase(java.util.Locale.ROOT));
+            if (include.header() != null) {
+                writer.literal(org.apache.calcite.sql.SqlDialect.DatabaseProduct.POSTGRESQL.getDialect()
+                    .quoteStringLiteral(include.header()));
+            }
+            if (include.column() != null) {
+                writer.keyword("AS");
+                writer.identifier(include.column(), true);
+            }
         }
         SqlOptions.unparse(writer, options);
     }

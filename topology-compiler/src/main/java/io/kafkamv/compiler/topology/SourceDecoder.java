@@ -63,8 +63,8 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
     public void process(FixedKeyRecord<byte[], byte[]> record) {
         var metadata = context.recordMetadata().orElseThrow();
         try {
-            SourceRecordDecoder.Change change = decoder.decode(metadata.partition(), metadata.offset(), record.key(),
-                record.value());
+            SourceRecordDecoder.Change change = decoder.decode(metadata.partition(), metadata.offset(), record.timestamp(),
+                record.headers(), record.key(), record.value());
             if (change != null) {
                 context.forward(record.withValue(new Decoded(change.key(), change.row(), null)));
             }

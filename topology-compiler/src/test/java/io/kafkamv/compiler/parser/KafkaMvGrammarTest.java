@@ -52,6 +52,21 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void createSourceIncludesPartsOfTheRecordAsRisingWaveWritesThem() {
+        SqlCreateRelation source = parse("CREATE SOURCE s (v INT) INCLUDE timestamp AS ts INCLUDE header 'trace' "
+            + "INCLUDE partition INCLUDE key AS k WITH (connector = 'kafka', topic = 'in')", SqlCreateRelation.class);
+
+        assertThat(source.includes()).extracting(SourceInclude::what, SourceInclude::header, SourceInclude::column)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("timestamp", null, "ts"),
+                org.assertj.core.groups.Tuple.tuple("header", "trace", null),
+                org.assertj.core.groups.Tuple.tuple("partition", null, null),
+                org.assertj.core.groups.Tuple.tuple("key", null, "k"));
+        assertThat(source.options()).containsEntry("topic", "in");
+        assertThat(io.kafkamv.compiler.SqlCompiler.normalize(source))
+            .contains("INCLUDE TIMESTAMP AS \"ts\"").contains("INCLUDE HEADER 'trace'");
+    }
+
+    @Test
     void createMaterializedViewKeepsItsQuery() {
         SqlCreateMaterializedView view = parse(
             "create materialized view m as select v1, count(*) from t group by v1", SqlCreateMaterializedView.class);
