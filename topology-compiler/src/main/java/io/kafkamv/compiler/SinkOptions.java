@@ -9,13 +9,16 @@ import java.util.Set;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.compiler.plan.SinkOutput.SinkType;
+import io.kafkamv.connectors.format.AvroRowEncoder;
+import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.schema.Column;
 
 /** Reads a sink's WITH options into where and how it writes, refusing what cannot work. */
 final class SinkOptions {
 
     private static final Set<String> KNOWN = Set.of("connector", "topic", "format", "type", "primary_key",
-        "force_append_only", "url", "table", "user", "password");
+        "force_append_only", "url", "table", "user", "password", SchemaRegistryClient.URL_OPTION,
+        SchemaRegistryClient.USERNAME_OPTION, SchemaRegistryClient.PASSWORD_OPTION);
     private static final Map<String, String> ALIASES = Map.of("jdbc.url", "url", "table.name", "table");
 
     private SinkOptions() {
@@ -48,17 +51,45 @@ final class SinkOptions {
             throw invalid("a Kafka sink needs a topic", "add topic = '<name>' to WITH (...)");
         }
         String format = options.getOrDefault("format", "json").toLowerCase(Locale.ROOT);
-        if (!format.equals("json")) {
-            throw invalid("sink format \"" + format + "\" is not supported", "use format = 'json'");
+        if (!format.equals("json") && !format.equals("avro")) {
+            throw invalid("sink format \"" + format + "\" is not supported", "use format = 'json' or 'avro'");
         }
         SinkType type = type(options.getOrDefault("type", "upsert"));
+        Map<String, String> formatOptions = new java.util.TreeMap<>();
+        if (format.equals("avro")) {
+            formatOptions.putAll(avro(options, plan, type));
+        }
         boolean force = Boolean.parseBoolean(options.getOrDefault("force_append_only", "false"));
         if (type == SinkType.APPEND_ONLY && !force && !plan.appendOnly()) {
             throw invalid("an append-only sink needs a query whose rows are never updated or deleted",
                 "use type = 'upsert' or 'debezium', or force_append_only = 'true' to write inserts only");
         }
         List<String> keyColumns = keyColumns(options.get("primary_key"), plan, type);
-        return new SinkOutput("kafka", topic, format, type, keyColumns, force, null);
+        return new SinkOutput("kafka", topic, format, type, keyColumns, force, null, formatOptions);
+    }
+
+    /** An Avro sink's registry options, once its rows are known to make an Avro record. */
+    private static Map<String, String> avro(Map<String, String> options, PhysicalPlan plan, SinkType type) {
+        if (type == SinkType.DEBEZIUM) {
+            throw invalid("a debezium sink writes JSON envelopes", "use format = 'json', or type = 'upsert' with Avro");
+        }
+        String registry = options.get(SchemaRegistryClient.URL_OPTION);
+        if (registry == null || registry.isBlank()) {
+            throw invalid("an Avro sink needs a Schema Registry", "add schema.registry = 'http://registry:8081' to WITH (...)");
+        }
+        try {
+            AvroRowEncoder.schema("row", plan.schema().columns());
+        } catch (IllegalArgumentException e) {
+            throw invalid("the sink's columns cannot be an Avro record: " + e.getMessage(),
+                "name each column with AS, using letters, digits and _");
+        }
+        Map<String, String> registryOptions = new java.util.TreeMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(SchemaRegistryClient.URL_OPTION)) {
+                registryOptions.put(key, value);
+            }
+        });
+        return registryOptions;
     }
 
     /** A JDBC sink: upserts into a PostgreSQL table by its primary key. */
@@ -77,7 +108,7 @@ final class SinkOptions {
         }
         List<String> keyColumns = keyColumns(options.get("primary_key"), plan, SinkType.UPSERT);
         return new SinkOutput("jdbc", internalTopic, "json", SinkType.UPSERT, keyColumns, false,
-            new SinkOutput.Jdbc(url, table, options.get("user"), options.get("password")));
+            new SinkOutput.Jdbc(url, table, options.get("user"), options.get("password")), Map.of());
     }
 
     private static SinkType type(String name) {

@@ -24,7 +24,7 @@ import io.kafkamv.connectors.schema.Column;
  * exact decimals, dates and times as ISO text, timestamps as {@code 2026-11-29 10:00:00.000}
  * (with {@code Z} for TIMESTAMPTZ), JSONB as nested JSON, BYTEA as base64, INTERVAL as milliseconds.
  */
-public final class JsonRowEncoder {
+public final class JsonRowEncoder implements RowEncoder {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -44,6 +44,7 @@ public final class JsonRowEncoder {
         return object;
     }
 
+    @Override
     public byte[] encode(Object[] row) {
         return bytes(toJson(row));
     }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kafkamv.connectors.registry.SchemaRegistry;
 import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -35,13 +34,24 @@ public final class SourceRecordDecoder {
     public static final java.util.Set<String> FORMATS = java.util.Set.of("json", "debezium-json", "avro", "csv",
         "string", "bytes");
 
+    /**
+     * The option naming how a record's key is written, which tombstones are read by: {@code json} (an
+     * object of the key columns; the default), {@code avro} (the default of an Avro source), or
+     * {@code string} (the one key column's value as text, as most producers key their records).
+     */
+    public static final String KEY_FORMAT = "key.format";
+    public static final java.util.Set<String> KEY_FORMATS = java.util.Set.of("json", "avro", "string");
+    /** Not numerics: "7" and "7.0" would be keys of different rows. */
+    private static final java.util.Set<SqlType> TEXT_KEYS = java.util.EnumSet.of(SqlType.VARCHAR, SqlType.SMALLINT,
+        SqlType.INTEGER, SqlType.BIGINT);
+
     /** The option naming a CSV source's field separator (one character; a comma by default). */
     public static final String CSV_DELIMITER = "csv.delimiter";
 
     /** The option naming an Avro source's Schema Registry, and those of its basic auth. */
-    public static final String SCHEMA_REGISTRY = "schema.registry";
-    public static final String SCHEMA_REGISTRY_USERNAME = "schema.registry.username";
-    public static final String SCHEMA_REGISTRY_PASSWORD = "schema.registry.password";
+    public static final String SCHEMA_REGISTRY = SchemaRegistryClient.URL_OPTION;
+    public static final String SCHEMA_REGISTRY_USERNAME = SchemaRegistryClient.USERNAME_OPTION;
+    public static final String SCHEMA_REGISTRY_PASSWORD = SchemaRegistryClient.PASSWORD_OPTION;
 
     /**
      * The option bounding a record's value, in bytes: a larger one is dead-lettered, not read, so one
@@ -91,35 +101,60 @@ public final class SourceRecordDecoder {
         this.key = key;
         this.maxRecordBytes = maxRecordBytes(options);
         if (format.equals("avro")) {
-            String url = options.get(SCHEMA_REGISTRY);
-            if (url == null || url.isBlank()) {
-                throw new IllegalArgumentException("an avro source needs the option " + SCHEMA_REGISTRY);
-            }
-            String user = options.get(SCHEMA_REGISTRY_USERNAME);
-            SchemaRegistry registry = new SchemaRegistryClient(url,
-                user == null ? null : user + ":" + options.getOrDefault(SCHEMA_REGISTRY_PASSWORD, ""));
-            this.rows = new AvroRowDecoder(value.columns(), registry)::decode;
-            this.keys = new AvroRowDecoder(key, registry)::decode;
+            this.rows = new AvroRowDecoder(value.columns(), SchemaRegistryClient.fromOptions(options))::decode;
         } else if (format.equals("string")) {
             this.rows = bytes -> new Object[] {utf8(bytes)};
-            this.keys = new JsonRowDecoder(key)::decode;
         } else if (format.equals("bytes")) {
             this.rows = bytes -> new Object[] {bytes};
-            this.keys = new JsonRowDecoder(key)::decode;
         } else if (format.equals("csv")) {
             String delimiter = options.getOrDefault(CSV_DELIMITER, ",");
             if (delimiter.length() != 1) {
                 throw new IllegalArgumentException(CSV_DELIMITER + " must be one character, not '" + delimiter + "'");
             }
             this.rows = new CsvRowDecoder(value.columns(), delimiter.charAt(0))::decode;
-            this.keys = new JsonRowDecoder(key)::decode;
         } else {
             this.rows = values::decode;
-            this.keys = new JsonRowDecoder(key)::decode;
         }
+        this.keys = keyReader(options.getOrDefault(KEY_FORMAT, format.equals("avro") ? "avro" : "json")
+            .toLowerCase(java.util.Locale.ROOT), key, options);
         // By name: the key's columns are declared NOT NULL, the schema's may not be.
         List<String> names = schema.columns().stream().map(Column::name).toList();
         this.keyColumns = key.stream().mapToInt(column -> names.indexOf(column.name())).toArray();
+    }
+
+    private static RowReader keyReader(String keyFormat, List<Column> key, Map<String, String> options) {
+        switch (keyFormat) {
+            case "json":
+                return new JsonRowDecoder(key)::decode;
+            case "avro":
+                return new AvroRowDecoder(key, SchemaRegistryClient.fromOptions(options))::decode;
+            case "string":
+                if (key.size() > 1) {
+                    throw new IllegalArgumentException("key.format 'string' reads a key of one column, not " + key.size());
+                }
+                if (!key.isEmpty() && !TEXT_KEYS.contains(key.get(0).type())) {
+                    throw new IllegalArgumentException("key.format 'string' reads text and integer keys, not "
+                        + key.get(0).type().postgresName());
+                }
+                return key.isEmpty() ? bytes -> new Object[0] : bytes -> new Object[] {fromText(utf8(bytes), key.get(0))};
+            default:
+                throw new IllegalArgumentException(KEY_FORMAT + " '" + keyFormat + "' is not supported; use 'json', "
+                    + "'avro' or 'string'");
+        }
+    }
+
+    /** A key column's value from its text, for keys written as plain strings. */
+    private static Object fromText(String text, Column column) {
+        try {
+            return switch (column.type()) {
+                case VARCHAR -> text;
+                case SMALLINT -> Short.parseShort(text.trim());
+                case INTEGER -> Integer.parseInt(text.trim());
+                default -> Long.parseLong(text.trim());
+            };
+        } catch (NumberFormatException e) {
+            throw new MalformedRecordException("key \"" + text + "\" does not fit type " + column.type().postgresName());
+        }
     }
 
     /** The columns a value holds: the schema's, but for the included ones after them. */

@@ -32,6 +32,25 @@ public final class SchemaRegistryClient implements SchemaRegistry {
     private final Map<Integer, String> schemas = new ConcurrentHashMap<>();
     private final Map<String, Integer> ids = new ConcurrentHashMap<>();
 
+    /** The options that name a source's or sink's registry, and those of its basic auth. */
+    public static final String URL_OPTION = "schema.registry";
+    public static final String USERNAME_OPTION = "schema.registry.username";
+    public static final String PASSWORD_OPTION = "schema.registry.password";
+
+    /** One client per registry and user, shared by every source and sink that names it, with its caches. */
+    private static final Map<String, SchemaRegistryClient> SHARED = new ConcurrentHashMap<>();
+
+    /** The registry {@value #URL_OPTION} names, with basic auth when {@value #USERNAME_OPTION} is given. */
+    public static SchemaRegistry fromOptions(Map<String, String> options) {
+        String url = options.get(URL_OPTION);
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("Avro needs the option " + URL_OPTION);
+        }
+        String user = options.get(USERNAME_OPTION);
+        String userInfo = user == null ? null : user + ":" + options.getOrDefault(PASSWORD_OPTION, "");
+        return SHARED.computeIfAbsent(url + "\u0000" + userInfo, key -> new SchemaRegistryClient(url, userInfo));
+    }
+
     /**
      * @param baseUrl  e.g. {@code http://registry:8081}
      * @param userInfo {@code user:password} for basic auth, or null

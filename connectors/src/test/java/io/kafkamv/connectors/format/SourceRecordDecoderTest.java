@@ -50,6 +50,19 @@ class SourceRecordDecoderTest {
     }
 
     @Test
+    void aStringKeyDeletesTheRowItNamesAndANumberKeyIsParsed() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json", Map.of("key.format", "string"));
+
+        assertThat(decoder.decode(0, 1, bytes("7"), null).key()).containsExactly(7);
+        assertThat(decoder.decode(0, 2, bytes("7"), bytes("{\"id\": 7, \"name\": \"ann\"}")).key())
+            .as("an upsert's key is its row's").containsExactly(7);
+        assertThatThrownBy(() -> decoder.decode(0, 3, bytes("seven"), null)).isInstanceOf(MalformedRecordException.class)
+            .hasMessage("key \"seven\" does not fit type integer");
+        assertThatThrownBy(() -> new SourceRecordDecoder(CUSTOMERS, "json", Map.of("key.format", "xml")))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key.format 'xml' is not supported");
+    }
+
+    @Test
     void debeziumEnvelopesUpsertAndDelete() {
         SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json", Map.of());
 

@@ -66,7 +66,12 @@ public final class NumericDivision {
         });
     }
 
-    /** Every node of a plan, also those of its subqueries: its averages, or its divisions. */
+    /**
+     * Every node of a plan, also those of its subqueries: its divisions, and before Calcite's program
+     * its averages too. Divisions are rewritten before the program as well, so that constants it folds
+     * ({@code WHERE x = 1::numeric / 3}) have the same digits as a SELECT prints; and after it, for the
+     * divisions the program makes itself.
+     */
     private static final class EveryNode extends RelHomogeneousShuttle {
         private final boolean averages;
 
@@ -83,8 +88,8 @@ public final class NumericDivision {
                     return visited instanceof RexSubQuery inner ? inner.clone(inner.rel.accept(EveryNode.this)) : visited;
                 }
             });
-            if (averages) {
-                return visited instanceof Aggregate aggregate ? withoutAverages(aggregate) : visited;
+            if (averages && visited instanceof Aggregate aggregate) {
+                visited = withoutAverages(aggregate);
             }
             return visited.accept(new Divisions(visited.getCluster().getRexBuilder()));
         }

@@ -113,8 +113,11 @@ public final class QueryEngine {
         } catch (SQLException e) {
             throw translate(sql, e);
         } finally {
-            running.accept(null);
-            division.close();
+            try {
+                running.accept(null);
+            } finally {
+                division.close();
+            }
         }
     }
 

@@ -131,6 +131,7 @@ final class TableCommands {
         Map<String, String> formatOptions = new java.util.TreeMap<>();
         options.forEach((key, value) -> {
             if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)
+                || key.equals(SourceRecordDecoder.KEY_FORMAT)
                 || key.equals(SourceRecordDecoder.MAX_RECORD_BYTES) || key.startsWith("scan.startup.")) {
                 formatOptions.put(key, value);
             }
@@ -161,6 +162,12 @@ final class TableCommands {
             formatOptions.put(included.optionKey(), included.column());
         }
         RowSchema schema = new RowSchema(columns, value.keyColumns());
+        try {
+            // Reads nothing; it refuses options it could not read records with (key.format, say) now, not when a view runs.
+            new SourceRecordDecoder(schema, format, formatOptions);
+        } catch (IllegalArgumentException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, e.getMessage());
+        }
         List<Column> key = schema.appendOnly() ? Relation.RECORD_POSITION
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();
         String deadLetters = TopicNames.of("source", name, "dlq-" + context.store().allocateJobId());

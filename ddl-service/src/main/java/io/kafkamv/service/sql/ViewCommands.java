@@ -20,7 +20,12 @@ import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.plan.SinkOutput;
+import io.kafkamv.connectors.format.AvroRowEncoder;
 import io.kafkamv.connectors.jdbc.JdbcUpsertWriter;
+import io.kafkamv.connectors.registry.SchemaRegistry;
+import io.kafkamv.connectors.registry.SchemaRegistryClient;
+import io.kafkamv.connectors.registry.SchemaRegistryException;
+import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
@@ -78,9 +83,31 @@ final class ViewCommands {
                             + String.join(", ", output.keyColumns()));
                 }
             }
+            if ("avro".equals(output.format())) {
+                registerAvroSchemas(name, sink.plan());
+            }
             tables.ensureTopic(output.topic(), context.topicPartitions(), output.type() == SinkOutput.SinkType.UPSERT);
             return new Prepared(sink.plan(), sink.statement(), CatalogService.sinkEntry(name, output, sink.statement(), jobId));
         });
+    }
+
+    /** Registers an Avro sink's value and key schemas, as its job would on its first row, so that a refusal is an error now. */
+    private static void registerAvroSchemas(String name, PhysicalPlan plan) {
+        SinkOutput output = plan.sink();
+        List<Column> columns = plan.schema().columns();
+        List<Column> keys = output.keyColumns().stream()
+            .map(key -> columns.stream().filter(column -> column.name().equals(key)).findFirst().orElseThrow()).toList();
+        SchemaRegistry registry = SchemaRegistryClient.fromOptions(output.formatOptions());
+        try {
+            AvroRowEncoder.sinkValues(plan.view(), output.topic(), columns, registry).register();
+            if (!keys.isEmpty()) {
+                AvroRowEncoder.sinkKeys(plan.view(), output.topic(), keys, registry).register();
+            }
+        } catch (SchemaRegistryException e) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "Avro sink " + name + ": the Schema Registry did not "
+                + "take its schema: " + e.getMessage(), 0, "check schema.registry, and that the sink's columns are "
+                + "compatible with what subject " + output.topic() + "-value already holds");
+        }
     }
 
     /** CREATE INDEX: a job that keeps a relation's rows by some of their columns, for lookups by them. */

@@ -115,6 +115,35 @@ class JsonSourceIT {
     }
 
     @Test
+    void aTopicKeyedByPlainStringsDeletesRowsByItsTombstones() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(properties(kafka))) {
+                admin.createTopics(List.of(new NewTopic("stock", 2, (short) 1))).all().get();
+            }
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties(kafka), new StringSerializer(),
+                new StringSerializer())) {
+                for (String[] record : new String[][] {{"1", "{\"sku\": 1, \"left\": 5}"}, {"2", "{\"sku\": 2, \"left\": 0}"},
+                    {"3", "{\"sku\": 3, \"left\": 9}"}, {"2", null}, {"1", "{\"sku\": 1, \"left\": 4}"}}) {
+                    producer.send(new ProducerRecord<>("stock", record[0], record[1])).get();
+                }
+            }
+            Psql psql = new Psql(service.pgPort());
+
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE stock (sku INT PRIMARY KEY, \"left\" INT) WITH (connector = 'kafka', topic = 'stock', "
+                    + "format = 'json', key.format = 'string')",
+                "CREATE MATERIALIZED VIEW in_stock AS SELECT count(*) AS skus, sum(\"left\") AS units FROM stock",
+                "SELECT skus, units FROM in_stock"), "-A", "-t");
+
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(created.stdout()).isEqualTo("CREATE_SOURCE\nCREATE_MATERIALIZED_VIEW\n2|13\n");
+            assertThat(psql.run("CREATE SOURCE odd (a INT PRIMARY KEY) WITH (connector = 'kafka', topic = 'stock', "
+                + "key.format = 'xml')").stderr()).contains("key.format 'xml' is not supported");
+        }
+    }
+
+    @Test
     void aDebeziumTopicFeedsASourceWithUpdatesAndDeletes() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             String kafka = service.bootstrapServers();

@@ -1,21 +1,24 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * Where a sink writes its query's changes, and how. A Kafka sink writes JSON messages to its topic in
- * one of three ways of telling changes apart. A JDBC sink writes upserts to an internal topic, from
+ * Where a sink writes its query's changes, and how. A Kafka sink writes JSON or Avro messages to its
+ * topic in one of three ways of telling changes apart. A JDBC sink writes upserts to an internal topic, from
  * which the service keeps a PostgreSQL table equal to the rows.
  *
  * @param connector  {@code kafka} or {@code jdbc}
  * @param topic      the topic written: the user's for Kafka, an internal one for JDBC
  * @param keyColumns the columns whose values key each message (the upsert key); empty for none
  * @param jdbc       for a JDBC sink, the table it keeps; absent for Kafka
+ * @param formatOptions what the format needs: for Avro, the Schema Registry
  */
 public record SinkOutput(String connector, String topic, String format, SinkType type, List<String> keyColumns,
-                         boolean forceAppendOnly, @JsonInclude(JsonInclude.Include.NON_NULL) Jdbc jdbc) {
+                         boolean forceAppendOnly, @JsonInclude(JsonInclude.Include.NON_NULL) Jdbc jdbc,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> formatOptions) {
 
     public enum SinkType {
         /** The latest row per key; a deleted row is a tombstone. */
@@ -32,6 +35,7 @@ public record SinkOutput(String connector, String topic, String format, SinkType
 
     public SinkOutput {
         keyColumns = List.copyOf(keyColumns);
+        formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
     }
 
     // Not named isJdbc: Jackson would store that as a second "jdbc".

@@ -162,6 +162,16 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
         return log.getPosition();
     }
 
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        return log.committedOffset(partition);
+    }
+
+    @Override
+    public long approximateNumUncommittedBytes() {
+        return log.approximateNumUncommittedBytes();
+    }
+
     /** Logged like any store (the changelog is what survives a crash), never cached: the objects are the cache. */
     private static final class Builder implements StoreBuilder<HeldPartialsStore> {
         private final AggregateStep step;
@@ -196,7 +206,12 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
 
         @Override
         public HeldPartialsStore build() {
-            return new HeldPartialsStore(log.build(), step);
+            KeyValueStore<Bytes, byte[]> store = log.build();
+            if (store.persistent()) {
+                // Kafka Streams wraps a persistent store in one that is no CachedStateStore: flushCache would never come.
+                throw new IllegalStateException("the held partials' log must be an in-memory store");
+            }
+            return new HeldPartialsStore(store, step);
         }
 
         @Override

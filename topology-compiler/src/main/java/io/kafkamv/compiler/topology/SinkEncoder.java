@@ -6,7 +6,11 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kafkamv.compiler.plan.SinkOutput;
+import io.kafkamv.connectors.format.AvroRowEncoder;
 import io.kafkamv.connectors.format.JsonRowEncoder;
+import io.kafkamv.connectors.format.RowEncoder;
+import io.kafkamv.connectors.registry.SchemaRegistry;
+import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.schema.Column;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,8 +33,10 @@ final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]>
     private final String name;
     private final RowCodec rowKeys;
     private final RowCodec rows;
-    private final JsonRowEncoder values;
-    private final JsonRowEncoder messageKeys;
+    /** The rows of Debezium envelopes, which are JSON whatever the format. */
+    private final JsonRowEncoder jsonRows;
+    private final RowEncoder values;
+    private final RowEncoder messageKeys;
     private final int[] keyColumns;
     private KeyValueStore<Bytes, byte[]> lastRows;
     private ProcessorContext<byte[], byte[]> context;
@@ -40,10 +46,18 @@ final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]>
         this.name = name;
         this.rowKeys = new RowCodec(rowKey);
         this.rows = new RowCodec(columns);
-        this.values = new JsonRowEncoder(columns);
+        this.jsonRows = new JsonRowEncoder(columns);
         List<String> names = columns.stream().map(Column::name).toList();
         this.keyColumns = output.keyColumns().stream().mapToInt(names::indexOf).toArray();
-        this.messageKeys = new JsonRowEncoder(Arrays.stream(keyColumns).mapToObj(columns::get).toList());
+        List<Column> keys = Arrays.stream(keyColumns).mapToObj(columns::get).toList();
+        if ("avro".equals(output.format())) {
+            SchemaRegistry registry = SchemaRegistryClient.fromOptions(output.formatOptions());
+            this.values = AvroRowEncoder.sinkValues(name, output.topic(), columns, registry);
+            this.messageKeys = AvroRowEncoder.sinkKeys(name, output.topic(), keys, registry);
+        } else {
+            this.values = jsonRows;
+            this.messageKeys = new JsonRowEncoder(keys);
+        }
     }
 
     @Override
@@ -96,8 +110,8 @@ final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]>
     private ObjectNode envelope(Object[] before, Object[] after, long timestamp) {
         JsonNodeFactory nodes = JsonNodeFactory.instance;
         ObjectNode envelope = nodes.objectNode();
-        envelope.set("before", before == null ? nodes.nullNode() : values.toJson(before));
-        envelope.set("after", after == null ? nodes.nullNode() : values.toJson(after));
+        envelope.set("before", before == null ? nodes.nullNode() : jsonRows.toJson(before));
+        envelope.set("after", after == null ? nodes.nullNode() : jsonRows.toJson(after));
         envelope.put("op", before == null ? "c" : after == null ? "d" : "u");
         envelope.put("ts_ms", timestamp);
         envelope.set("source", nodes.objectNode().put("connector", "kafka-mv").put("name", name));
