@@ -56,8 +56,8 @@ public final class BenchReport {
                 : String.format(Locale.ROOT, "queryable %.2f s after it first showed 100%%.", results.fidelity().lagAfterFullSeconds()))
             .append("\n\n![progress of a background backfill](").append(results.plotFile()).append(")\n");
 
-        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s through pgjdbc, each "
-                + "looked up by key in the view until it is there (%d rows): p50 %.1f ms, p99 %.1f ms, max %.1f ms.%n",
+        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s through pgjdbc, while "
+                + "another connection looks each one up by key in the view until it is there (%d rows): p50 %.1f ms, p99 %.1f ms, max %.1f ms.%n",
             results.latency().ratePerSecond(), results.latency().latenciesMillis().size(),
             results.latency().percentile(50), results.latency().percentile(99), results.latency().percentile(100)));
 
