@@ -155,8 +155,8 @@ void SourceIncludeClause(List<SourceInclude> includes) :
         <TIMESTAMP> { what = "timestamp"; }
     |   <PARTITION> { what = "partition"; }
     |   <OFFSET> { what = "offset"; }
-    |   <KEY> { what = "key"; }
-    |   word = SimpleIdentifier() { what = word.getSimple(); }
+    |   // Also key and header: KEY is a non-reserved keyword, which an identifier matches.
+        word = SimpleIdentifier() { what = word.getSimple(); }
         [ header = SimpleStringLiteral() ]
     )
     [ <AS> column = SimpleIdentifier() ]
