@@ -39,22 +39,6 @@ public final class AvroRowEncoder implements RowEncoder {
     private int schemaId = -1;
     private BinaryEncoder reused;
 
-    /** A sink's message values: a record named after the sink, under {@code <topic>-value} (TopicNameStrategy). */
-    public static AvroRowEncoder sinkValues(String sink, String topic, List<Column> columns, SchemaRegistry registry) {
-        return new AvroRowEncoder(avroName(sink), columns, registry, topic + "-value");
-    }
-
-    /** A sink's message keys, the record of its key columns, under {@code <topic>-key}. */
-    public static AvroRowEncoder sinkKeys(String sink, String topic, List<Column> keyColumns, SchemaRegistry registry) {
-        return new AvroRowEncoder(avroName(sink) + "_key", keyColumns, registry, topic + "-key");
-    }
-
-    /** An Avro record name from a sink's: letters, digits and _, not starting with a digit. */
-    private static String avroName(String name) {
-        String cleaned = name.replaceAll("[^A-Za-z0-9_]", "_");
-        return Character.isDigit(cleaned.charAt(0)) ? "_" + cleaned : cleaned;
-    }
-
     public AvroRowEncoder(String recordName, List<Column> columns, SchemaRegistry registry, String subject) {
         this.columns = List.copyOf(columns);
         this.schema = schema(recordName, columns);

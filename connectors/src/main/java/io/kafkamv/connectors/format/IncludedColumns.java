@@ -1,9 +1,5 @@
 package io.kafkamv.connectors.format;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -117,14 +113,7 @@ public final class IncludedColumns {
 
     private static String header(Headers headers, String name) {
         Header header = headers == null ? null : headers.lastHeader(name);
-        if (header == null || header.value() == null) {
-            return null;
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(header.value())).toString();
-        } catch (CharacterCodingException e) {
-            throw new MalformedRecordException("header '" + name + "' is not UTF-8 text");
-        }
+        return header == null || header.value() == null ? null
+            : SourceRecordDecoder.utf8(header.value(), () -> "header '" + name + "' is not UTF-8 text");
     }
 }

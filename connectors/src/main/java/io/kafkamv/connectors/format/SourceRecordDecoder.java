@@ -40,7 +40,6 @@ public final class SourceRecordDecoder {
      * {@code string} (the one key column's value as text, as most producers key their records).
      */
     public static final String KEY_FORMAT = "key.format";
-    public static final java.util.Set<String> KEY_FORMATS = java.util.Set.of("json", "avro", "string");
     /** Not numerics: "7" and "7.0" would be keys of different rows. */
     private static final java.util.Set<SqlType> TEXT_KEYS = java.util.EnumSet.of(SqlType.VARCHAR, SqlType.SMALLINT,
         SqlType.INTEGER, SqlType.BIGINT);
@@ -261,13 +260,18 @@ public final class SourceRecordDecoder {
     }
 
     private static String utf8(byte[] bytes) {
+        return utf8(bytes, () -> "not UTF-8 text");
+    }
+
+    /** The bytes as UTF-8 text; bytes that are not are a malformed record, for {@code reason}. */
+    static String utf8(byte[] bytes, java.util.function.Supplier<String> reason) {
         try {
             return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                 .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
-            throw new MalformedRecordException("not UTF-8 text");
+            throw new MalformedRecordException(reason.get());
         }
     }
 

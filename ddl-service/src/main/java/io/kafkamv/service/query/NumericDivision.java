@@ -123,9 +123,7 @@ public final class NumericDivision {
         int next = groups;
         for (AggregateCall call : aggregate.getAggCallList()) {
             if (isNumericAverage(call)) {
-                Divisions divisions = new Divisions(rex);
-                columns.add(rex.makeCall(call.getType(), DIVIDE,
-                    List.of(divisions.asDecimal(builder.field(next)), divisions.asDecimal(builder.field(next + 1)))));
+                columns.add(divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
                 next += 2;
             } else {
                 columns.add(builder.field(next++));
@@ -152,17 +150,21 @@ public final class NumericDivision {
                 || division.getType().getSqlTypeName() != SqlTypeName.DECIMAL) {
                 return visited;
             }
-            List<RexNode> operands = division.getOperands().stream().map(this::asDecimal).toList();
-            return rex.makeCall(division.getType(), DIVIDE, operands);
+            return divide(rex, division.getType(), division.getOperands().get(0), division.getOperands().get(1));
         }
+    }
 
-        RexNode asDecimal(RexNode operand) {
-            RelDataType type = operand.getType();
-            if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
-                return operand;
-            }
-            RelDataType decimal = rex.getTypeFactory().decimalOf(type);
-            return rex.makeCast(rex.getTypeFactory().createTypeWithNullability(decimal, type.isNullable()), operand);
+    /** {@code dividend / divisor} with PostgreSQL's digits, typed {@code type}; integer operands are made numerics. */
+    private static RexNode divide(RexBuilder rex, RelDataType type, RexNode dividend, RexNode divisor) {
+        return rex.makeCall(type, DIVIDE, List.of(asDecimal(rex, dividend), asDecimal(rex, divisor)));
+    }
+
+    private static RexNode asDecimal(RexBuilder rex, RexNode operand) {
+        RelDataType type = operand.getType();
+        if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return operand;
         }
+        RelDataType decimal = rex.getTypeFactory().decimalOf(type);
+        return rex.makeCast(rex.getTypeFactory().createTypeWithNullability(decimal, type.isNullable()), operand);
     }
 }

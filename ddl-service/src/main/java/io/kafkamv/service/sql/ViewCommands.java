@@ -20,10 +20,8 @@ import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.plan.SinkOutput;
-import io.kafkamv.connectors.format.AvroRowEncoder;
+import io.kafkamv.connectors.format.AvroSinkEncoders;
 import io.kafkamv.connectors.jdbc.JdbcUpsertWriter;
-import io.kafkamv.connectors.registry.SchemaRegistry;
-import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.registry.SchemaRegistryException;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.jobstore.CatalogEntry;
@@ -95,14 +93,9 @@ final class ViewCommands {
     private static void registerAvroSchemas(String name, PhysicalPlan plan) {
         SinkOutput output = plan.sink();
         List<Column> columns = plan.schema().columns();
-        List<Column> keys = output.keyColumns().stream()
-            .map(key -> columns.stream().filter(column -> column.name().equals(key)).findFirst().orElseThrow()).toList();
-        SchemaRegistry registry = SchemaRegistryClient.fromOptions(output.formatOptions());
         try {
-            AvroRowEncoder.sinkValues(plan.view(), output.topic(), columns, registry).register();
-            if (!keys.isEmpty()) {
-                AvroRowEncoder.sinkKeys(plan.view(), output.topic(), keys, registry).register();
-            }
+            AvroSinkEncoders.of(plan.view(), output.topic(), columns, output.messageKey(columns), output.formatOptions())
+                .register();
         } catch (SchemaRegistryException e) {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "Avro sink " + name + ": the Schema Registry did not "
                 + "take its schema: " + e.getMessage(), 0, "check schema.registry, and that the sink's columns are "

@@ -3,6 +3,8 @@ package io.kafkamv.compiler.plan;
 import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.connectors.schema.Column;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -36,6 +38,13 @@ public record SinkOutput(String connector, String topic, String format, SinkType
     public SinkOutput {
         keyColumns = List.copyOf(keyColumns);
         formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
+    }
+
+    /** The columns, of a sink's rows, that key its messages, in key order. */
+    public List<Column> messageKey(List<Column> columns) {
+        return keyColumns.stream()
+            .map(key -> columns.stream().filter(column -> column.name().equals(key)).findFirst().orElseThrow())
+            .toList();
     }
 
     // Not named isJdbc: Jackson would store that as a second "jdbc".

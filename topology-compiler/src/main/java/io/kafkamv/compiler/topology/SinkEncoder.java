@@ -6,11 +6,9 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kafkamv.compiler.plan.SinkOutput;
-import io.kafkamv.connectors.format.AvroRowEncoder;
+import io.kafkamv.connectors.format.AvroSinkEncoders;
 import io.kafkamv.connectors.format.JsonRowEncoder;
 import io.kafkamv.connectors.format.RowEncoder;
-import io.kafkamv.connectors.registry.SchemaRegistry;
-import io.kafkamv.connectors.registry.SchemaRegistryClient;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.schema.Column;
 import org.apache.kafka.common.utils.Bytes;
@@ -47,13 +45,12 @@ final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]>
         this.rowKeys = new RowCodec(rowKey);
         this.rows = new RowCodec(columns);
         this.jsonRows = new JsonRowEncoder(columns);
-        List<String> names = columns.stream().map(Column::name).toList();
-        this.keyColumns = output.keyColumns().stream().mapToInt(names::indexOf).toArray();
-        List<Column> keys = Arrays.stream(keyColumns).mapToObj(columns::get).toList();
+        List<Column> keys = output.messageKey(columns);
+        this.keyColumns = keys.stream().mapToInt(columns::indexOf).toArray();
         if ("avro".equals(output.format())) {
-            SchemaRegistry registry = SchemaRegistryClient.fromOptions(output.formatOptions());
-            this.values = AvroRowEncoder.sinkValues(name, output.topic(), columns, registry);
-            this.messageKeys = AvroRowEncoder.sinkKeys(name, output.topic(), keys, registry);
+            AvroSinkEncoders avro = AvroSinkEncoders.of(name, output.topic(), columns, keys, output.formatOptions());
+            this.values = avro.values();
+            this.messageKeys = avro.keys();
         } else {
             this.values = jsonRows;
             this.messageKeys = new JsonRowEncoder(keys);
