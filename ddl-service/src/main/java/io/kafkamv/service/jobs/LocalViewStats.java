@@ -8,6 +8,9 @@ package io.kafkamv.service.jobs;
  * @param lag                source records not yet processed by its local tasks
  * @param recordsPerSecond   records its stream thread processes per second
  * @param deadLetters        source records it could not read and routed to a dead-letter topic
+ * @param evaluationErrors   values it could not compute for a row (an overflow, a division by zero), made null,
+ *                           since this instance started the job
  */
-public record LocalViewStats(long jobId, String object, long rows, long lag, double recordsPerSecond, long deadLetters) {
+public record LocalViewStats(long jobId, String object, long rows, long lag, double recordsPerSecond, long deadLetters,
+                             long evaluationErrors) {
 }

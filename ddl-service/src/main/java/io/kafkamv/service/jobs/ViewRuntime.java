@@ -43,6 +43,7 @@ final class ViewRuntime implements AutoCloseable {
     private final Job job;
     private final PhysicalPlan plan;
     private final KafkaStreams streams;
+    private final CountedEvaluationErrors evaluationErrors;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final BackfillThrottle throttle = new BackfillThrottle();
     private KafkaStreamsMetrics metrics;
@@ -51,10 +52,11 @@ final class ViewRuntime implements AutoCloseable {
     private final AtomicLong rowsCountedAt = new AtomicLong(System.nanoTime() - ROW_COUNT_TTL.toNanos());
     private final AtomicBoolean counting = new AtomicBoolean();
 
-    private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams) {
+    private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors) {
         this.job = job;
         this.plan = plan;
         this.streams = streams;
+        this.evaluationErrors = evaluationErrors;
     }
 
     static String applicationId(long jobId) {
@@ -98,8 +100,9 @@ final class ViewRuntime implements AutoCloseable {
         // next probing rebalance: every minute (the least Kafka Streams allows) instead of every ten, so
         // scaling out spreads a view's partitions within minutes.
         properties.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
-        KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan), properties);
-        ViewRuntime runtime = new ViewRuntime(job, plan, streams);
+        CountedEvaluationErrors evaluationErrors = new CountedEvaluationErrors(job);
+        KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan, evaluationErrors), properties);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors);
         streams.setUncaughtExceptionHandler(exception -> {
             runtime.failure.set(exception);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -183,7 +186,8 @@ final class ViewRuntime implements AutoCloseable {
                 deadLetters += value;
             }
         }
-        return new LocalViewStats(job.id(), job.objectName(), rows, (long) lag, rate, (long) deadLetters);
+        return new LocalViewStats(job.id(), job.objectName(), rows, (long) lag, rate, (long) deadLetters,
+            evaluationErrors.count());
     }
 
     /**

@@ -96,7 +96,10 @@ public final class ServiceMetrics implements AutoCloseable {
             viewFamily("kafkamv.view.records.per.second", "Records an object's tasks on this instance process per second",
                 LocalViewStats::recordsPerSecond),
             viewFamily("kafkamv.view.dead.letters", "Source records an object's tasks on this instance could not read",
-                LocalViewStats::deadLetters));
+                LocalViewStats::deadLetters),
+            viewFamily("kafkamv.view.evaluation.errors",
+                "Values an object's tasks on this instance could not compute for a row (overflow, division by zero) "
+                    + "and made null", LocalViewStats::evaluationErrors));
     }
 
     /** Views, sinks and indexes whose jobs run on this instance, read when scraped. */

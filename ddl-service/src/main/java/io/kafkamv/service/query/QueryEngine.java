@@ -89,7 +89,7 @@ public final class QueryEngine {
 
     private List<ResultColumn> forEachRow(String sql, List<String> names, Consumer<Cancellable> running,
                                           Consumer<Object[]> action) {
-        Hook.Closeable division = NumericDivision.inThisThread();
+        Hook.Closeable division = PostgresArithmetic.inThisThread();
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
             running.accept(() -> {
                 try {
@@ -124,7 +124,7 @@ public final class QueryEngine {
     /** The columns a query would return, from Calcite's plan, without running it. */
     public List<ResultColumn> describe(String sql) {
         List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
-        Hook.Closeable division = NumericDivision.inThisThread();
+        Hook.Closeable division = PostgresArithmetic.inThisThread();
         try (java.sql.Connection connection = connect();
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             return columns(statement.getMetaData(), names);

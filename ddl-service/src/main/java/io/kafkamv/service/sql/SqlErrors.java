@@ -34,9 +34,15 @@ final class SqlErrors {
             }
             if (cause instanceof ArithmeticException) {
                 String message = String.valueOf(cause.getMessage());
-                return message.contains("by zero")
-                    ? SqlError.of(SqlState.DIVISION_BY_ZERO, "division by zero")
-                    : SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range: " + message);
+                if (message.contains("by zero")) {
+                    return SqlError.of(SqlState.DIVISION_BY_ZERO, "division by zero");
+                }
+                // Java's words for an overflow in Math.addExact and its kin, in PostgreSQL's.
+                return SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, switch (message) {
+                    case "integer overflow" -> "integer out of range";
+                    case "long overflow" -> "bigint out of range";
+                    default -> "numeric value out of range: " + message;
+                });
             }
         }
         return SqlError.internal("internal error: " + e.getClass().getSimpleName()

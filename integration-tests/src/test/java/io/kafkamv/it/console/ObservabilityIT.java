@@ -148,6 +148,34 @@ class ObservabilityIT {
             .contains("jvm_threads_live_threads");
     }
 
+    @Test
+    void valuesAViewCannotComputeAreNullCountedAndLoggedOnce() throws Exception {
+        Psql psql = SERVICE.psql();
+        Psql.Result created = psql.session(List.of("CREATE TABLE ratios (id INT PRIMARY KEY, a BIGINT, b INT)",
+            "INSERT INTO ratios VALUES (1, 9223372036854775807, 0), (2, 10, 5), (3, 9223372036854775807, 1)", "FLUSH",
+            "CREATE MATERIALIZED VIEW ratio_view AS SELECT id, a / b AS q, a + b AS s FROM ratios",
+            "CREATE MATERIALIZED VIEW ratio_total AS SELECT sum(a) AS total FROM ratios"));
+        assertThat(created.exitCode()).as(created.stderr()).isZero();
+
+        assertThat(psql.run("SELECT id, q, s FROM ratio_view ORDER BY id", "-A", "-t").stdout().strip().split("\n"))
+            .containsExactly("1||9223372036854775807", "2|2|15", "3|9223372036854775807|");
+        assertThat(psql.value("SELECT total FROM ratio_total")).isEqualTo("18446744073709551624");
+        await().atMost(Duration.ofSeconds(60)).until(ObservabilityIT::scrape,
+            scraped -> sum(scraped, "kafkamv_view_evaluation_errors", "object=\"ratio_view\"") == 2);
+
+        assertThat(psql.session(List.of("INSERT INTO ratios VALUES (4, 1, 0)", "FLUSH")).exitCode()).isZero();
+        assertThat(psql.value("SELECT count(*) FROM ratio_view WHERE q IS NULL")).isEqualTo("2");
+        await().atMost(Duration.ofSeconds(60)).until(ObservabilityIT::scrape,
+            scraped -> sum(scraped, "kafkamv_view_evaluation_errors", "object=\"ratio_view\"") == 3);
+        assertThat(Files.readAllLines(SERVICE.service().log()).stream()
+            .filter(line -> line.contains("ratio_view") && line.contains("q could not be computed")))
+            .as("one line per expression and kind of error").hasSize(1);
+
+        Psql.Result overflow = psql.run("SELECT a + 1 FROM ratios WHERE id = 1");
+        assertThat(overflow.exitCode()).isNotZero();
+        assertThat(overflow.stderr()).contains("ERROR:  bigint out of range");
+    }
+
     private static String scrape() throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://localhost:" + SERVICE.service().httpPort() + "/metrics")).build(),

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A SELECT's numbers print as PostgreSQL prints them, digit for digit: numeric division and AVG
- * choose their scale as PostgreSQL does, and an average of integers past 999 does not overflow (in
- * Calcite's 19 digits it did). Both answers are read as text through pgjdbc, from our endpoint and from the real PostgreSQL that
+ * choose their scale as PostgreSQL does, an average of integers past 999 does not overflow (in
+ * Calcite's 19 digits it did), a sum of bigints is a numeric, and integer arithmetic that overflows
+ * fails with PostgreSQL's SQLSTATE instead of wrapping around. Both answers are read as text through pgjdbc, from our endpoint and from the real PostgreSQL that
  * {@code .ci/run} starts (KAFKA_MV_TEST_POSTGRES_URL, _USER, _PASSWORD).
  */
 class BatchArithmeticMatchesPostgresIT {
@@ -26,6 +27,9 @@ class BatchArithmeticMatchesPostgresIT {
     static final ServiceExtension SERVICE = new ServiceExtension();
 
     private static final String ROWS = "(VALUES (12345, 1.5, 7), (12346, 2.25, -3), (12346, NULL, 0), (1, 0.001, 2)) AS t(x, y, z)";
+
+    private static final String BIGINTS = "(VALUES (9223372036854775807::bigint), (9223372036854775807::bigint), "
+        + "(9223372036854775806::bigint), (-5::bigint)) AS t(b)";
 
     private static final List<String> QUERIES = List.of(
         "SELECT 10::numeric / 3, 1.0 / 3, 7 / 2, -7 / 2, 7.5 / 2.5, 2.5::numeric(10,4) / 2",
@@ -37,18 +41,55 @@ class BatchArithmeticMatchesPostgresIT {
         "SELECT avg(x), avg(y), avg(z), avg(x * 1.5), avg(DISTINCT x), avg(x) FILTER (WHERE z > 0) FROM " + ROWS,
         "SELECT z, avg(x), avg(y) FROM " + ROWS + " GROUP BY z",
         "SELECT x FROM " + ROWS + " WHERE x > (SELECT avg(x) FROM " + ROWS + ")",
-        "SELECT avg(x) FROM " + ROWS + " WHERE x < 0");
+        "SELECT avg(x) FROM " + ROWS + " WHERE x < 0",
+        "SELECT sum(b), avg(b), sum(DISTINCT b), sum(b) FILTER (WHERE b > 0), min(b) FROM " + BIGINTS,
+        "SELECT b > 0, sum(b), sum(b) / 2 FROM " + BIGINTS + " GROUP BY b > 0",
+        "SELECT 9223372036854775806 + 1, -9223372036854775807 - 1, 2147483647 * 2::bigint");
+
+    /** Queries PostgreSQL refuses, with the SQLSTATE it refuses them with. */
+    private static final List<String> FAILING = List.of(
+        "SELECT 9223372036854775807 + 1",
+        "SELECT b * 2 FROM " + BIGINTS,
+        "SELECT x + 2147483647 FROM " + ROWS,
+        "SELECT -(-9223372036854775807::bigint - 1)",
+        "SELECT 1 / (x - x) FROM " + ROWS,
+        "SELECT (b / 2)::int FROM " + BIGINTS);
 
     @Test
     void numericDivisionAndAveragesPrintThePostgresDigits() throws Exception {
         try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
-             Connection postgres = DriverManager.getConnection(env("KAFKA_MV_TEST_POSTGRES_URL",
-                 "jdbc:postgresql://localhost:5432/postgres"), env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"),
-                 env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+             Connection postgres = postgres()) {
             for (String query : QUERIES) {
                 assertThat(rows(ours, query)).as(query).containsExactlyInAnyOrderElementsOf(rows(postgres, query));
             }
         }
+    }
+
+    @Test
+    void integerOverflowIsAnErrorWithPostgresCode() throws Exception {
+        try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
+             Connection postgres = postgres()) {
+            for (String query : FAILING) {
+                String expected = sqlState(postgres, query);
+                assertThat(expected).as("PostgreSQL refuses " + query).isNotNull();
+                assertThat(sqlState(ours, query)).as(query).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** The SQLSTATE the query fails with, or null if it does not. */
+    private static String sqlState(Connection connection, String query) {
+        try {
+            rows(connection, query);
+            return null;
+        } catch (SQLException e) {
+            return e.getSQLState();
+        }
+    }
+
+    private static Connection postgres() throws SQLException {
+        return DriverManager.getConnection(env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
+            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
     }
 
     private static List<List<String>> rows(Connection connection, String query) throws SQLException {

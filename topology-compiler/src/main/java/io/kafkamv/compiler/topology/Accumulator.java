@@ -165,7 +165,11 @@ final class Accumulator {
                 return current + sign * ((Number) value).doubleValue();
             }
             long current = sum == null ? 0 : ((Number) sum).longValue();
-            return Math.addExact(current, sign * ((Number) value).longValue());
+            long delta = sign * ((Number) value).longValue();
+            long added = current + delta;
+            // Past a long's range the sum goes on as a numeric: a sum of bigints is a numeric in PostgreSQL.
+            return ((current ^ added) & (delta ^ added)) < 0
+                ? BigDecimal.valueOf(current).add(BigDecimal.valueOf(delta)) : (Object) added;
         }
 
         static Object divide(Object sum, long count) {

@@ -2,12 +2,15 @@ package io.kafkamv.compiler.topology;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.plan.CalcStep;
+import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
 import io.kafkamv.compiler.planner.QueryPlanner;
 import io.kafkamv.compiler.types.CalciteTypes;
+import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.DataContext;
@@ -27,27 +30,41 @@ import org.apache.calcite.schema.SchemaPlus;
 /**
  * Evaluates a {@link CalcStep} on rows: the step's SQL is planned again over its input and its
  * expressions compiled to bytecode by Calcite (Janino), so every function Calcite knows works, with
- * SQL's rules for nulls. Thread-safe: the compiled code keeps no state between rows.
+ * SQL's rules for nulls. Arithmetic is checked, as PostgreSQL's is: an integer that overflows is an
+ * error, not a wrapped-around number. A row whose expression fails gets null there and the error goes
+ * to {@link EvaluationErrors}. Thread-safe: the compiled code keeps no state between rows.
  */
 final class CalcEvaluator {
 
+    private final String stepId;
     private final Function1<DataContext, Object[]> condition;
     private final Function1<DataContext, Object[]> projection;
+    private final Supplier<List<Function1<DataContext, Object[]>>> compileEachProjection;
+    /** Each projected expression on its own, compiled when a row first fails, to find which one failed. */
+    private volatile List<Function1<DataContext, Object[]>> eachProjection;
+    private final List<String> columnNames;
     private final JavaTypeFactory typeFactory;
     /** The input's BYTEA columns: rows keep {@code byte[]}, Calcite's code reads {@code ByteString}. */
     private final int[] binaryColumns;
+    private final EvaluationErrors errors;
 
-    private CalcEvaluator(Function1<DataContext, Object[]> condition, Function1<DataContext, Object[]> projection,
-                          JavaTypeFactory typeFactory, int[] binaryColumns) {
+    private CalcEvaluator(String stepId, Function1<DataContext, Object[]> condition,
+                          Function1<DataContext, Object[]> projection,
+                          Supplier<List<Function1<DataContext, Object[]>>> compileEachProjection, List<String> columnNames,
+                          JavaTypeFactory typeFactory, int[] binaryColumns, EvaluationErrors errors) {
+        this.stepId = stepId;
         this.condition = condition;
         this.projection = projection;
+        this.compileEachProjection = compileEachProjection;
+        this.columnNames = columnNames;
         this.typeFactory = typeFactory;
         this.binaryColumns = binaryColumns;
+        this.errors = errors;
     }
 
-    static CalcEvaluator of(CalcStep step, RowSchema inputSchema) {
+    static CalcEvaluator of(CalcStep step, RowSchema inputSchema, EvaluationErrors errors) {
         QueryPlanner planner = new QueryPlanner(Map.of("input", inputSchema));
-        RelNode rel = planner.plan(step.sql());
+        RelNode rel = planner.plan(step.sql()).accept(new CheckedIntegerArithmetic(planner.rexBuilder()));
         RexProgram program;
         if (rel instanceof Calc calc && calc.getInput() instanceof TableScan) {
             program = calc.getProgram();
@@ -61,32 +78,74 @@ final class CalcEvaluator {
         List<RexNode> projects = program.getProjectList().stream().map(program::expandLocalRef).toList();
         Function1<DataContext, Object[]> projection =
             RexExecutorImpl.getExecutable(planner.rexBuilder(), projects, inputType).getFunction();
+        Supplier<List<Function1<DataContext, Object[]>>> eachProjection = () -> projects.stream()
+            .map(project -> RexExecutorImpl.getExecutable(planner.rexBuilder(), List.of(project), inputType).getFunction())
+            .toList();
         Function1<DataContext, Object[]> condition = program.getCondition() == null ? null
             : RexExecutorImpl.getExecutable(planner.rexBuilder(),
                 List.of(program.expandLocalRef(program.getCondition())), inputType).getFunction();
         int[] binaryColumns = IntStream.range(0, inputSchema.columns().size())
             .filter(i -> inputSchema.columns().get(i).type() == SqlType.BYTEA)
             .toArray();
-        return new CalcEvaluator(condition, projection, (JavaTypeFactory) planner.typeFactory(), binaryColumns);
+        return new CalcEvaluator(step.id(), condition, projection, eachProjection, step.schema().columns().stream().map(Column::name).toList(),
+            (JavaTypeFactory) planner.typeFactory(), binaryColumns, errors);
     }
 
     boolean hasCondition() {
         return condition != null;
     }
 
-    /** True when the row passes the step's WHERE; SQL's unknown (null) does not pass. */
+    /** True when the row passes the step's WHERE; SQL's unknown (null) does not pass, nor does an error. */
     boolean test(Object[] row) {
-        return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
+        try {
+            return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
+        } catch (RuntimeException e) {
+            errors.report(stepId, "WHERE", e);
+            return false;
+        }
     }
 
     Object[] project(Object[] row) {
-        Object[] projected = projection.apply(new RowContext(calciteRow(row), typeFactory));
+        RowContext context = new RowContext(calciteRow(row), typeFactory);
+        Object[] projected;
+        try {
+            projected = projection.apply(context);
+        } catch (RuntimeException e) {
+            projected = projectOneByOne(context);
+        }
         for (int i = 0; i < projected.length; i++) {
             if (projected[i] instanceof ByteString bytes) {
                 projected[i] = bytes.getBytes();
             }
         }
         return projected;
+    }
+
+    /** The row's expressions each on its own, so that only those that fail are null. */
+    private Object[] projectOneByOne(RowContext context) {
+        List<Function1<DataContext, Object[]>> expressions = eachProjection();
+        Object[] projected = new Object[expressions.size()];
+        for (int i = 0; i < projected.length; i++) {
+            try {
+                projected[i] = expressions.get(i).apply(context)[0];
+            } catch (RuntimeException e) {
+                errors.report(stepId, columnNames.get(i), e);
+            }
+        }
+        return projected;
+    }
+
+    private List<Function1<DataContext, Object[]>> eachProjection() {
+        List<Function1<DataContext, Object[]>> compiled = eachProjection;
+        if (compiled == null) {
+            synchronized (this) {
+                if (eachProjection == null) {
+                    eachProjection = compileEachProjection.get();
+                }
+                compiled = eachProjection;
+            }
+        }
+        return compiled;
     }
 
     private Object[] calciteRow(Object[] row) {

@@ -43,6 +43,8 @@ import org.apache.kafka.streams.kstream.ValueMapper;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds a view's Kafka Streams topology from its stored plan, never from its SQL. Every
@@ -50,6 +52,8 @@ import org.apache.kafka.streams.state.Stores;
  * versions of kafka-mv and a running view can be restarted on a newer one.
  */
 public final class TopologyFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopologyFactory.class);
 
     private TopologyFactory() {
     }
@@ -62,7 +66,14 @@ public final class TopologyFactory {
      */
     static final int INSERT_EXCHANGES_VERSION = 3;
 
+    /** A topology to describe; a value it cannot compute is logged, each time. */
     public static Topology build(PhysicalPlan plan) {
+        return build(plan, (stepId, what, error) -> LOG.warn("{}: {} could not be computed for a row, it is null: {}",
+            stepId, what, error.toString()));
+    }
+
+    /** A topology to run: values it cannot compute for a row go to {@code errors}. */
+    public static Topology build(PhysicalPlan plan, EvaluationErrors errors) {
         StreamsBuilder builder = new StreamsBuilder();
         Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
         Map<String, Lazy<KStream<Object[], Object[]>>> inserts = new HashMap<>();
@@ -71,7 +82,7 @@ public final class TopologyFactory {
         for (PlanStep step : plan.steps()) {
             Lazy<KTable<Object[], Object[]>> table = new Lazy<>(
                 step.accept(new StepBuilder(builder, tables, inserts, steps, insertStreams,
-                    plan.version() >= INSERT_EXCHANGES_VERSION)));
+                    plan.version() >= INSERT_EXCHANGES_VERSION, errors)));
             tables.put(step.id(), table);
             // A step that also offers its rows as a stream builds its table only if a later step asks for it;
             // every other step is built here, in plan order, as plans of version 1 always were.
@@ -228,7 +239,8 @@ public final class TopologyFactory {
      */
     private record StepBuilder(StreamsBuilder builder, Map<String, Lazy<KTable<Object[], Object[]>>> tables,
                                Map<String, Lazy<KStream<Object[], Object[]>>> inserts,
-                               Map<String, PlanStep> steps, boolean insertStreams, boolean insertExchanges)
+                               Map<String, PlanStep> steps, boolean insertStreams, boolean insertExchanges,
+                               EvaluationErrors errors)
         implements PlanStepVisitor<Supplier<KTable<Object[], Object[]>>> {
 
         private KTable<Object[], Object[]> table(String stepId) {
@@ -283,7 +295,7 @@ public final class TopologyFactory {
         @Override
         public Supplier<KTable<Object[], Object[]>> visit(CalcStep step) {
             PlanStep input = steps.get(step.input());
-            CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema());
+            CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema(), errors);
             if (insertsOnly(step.input())) {
                 inserts.put(step.id(), new Lazy<>(() -> {
                     KStream<Object[], Object[]> rows = inserts.get(step.input()).get();
@@ -373,7 +385,7 @@ public final class TopologyFactory {
                 .withKeySerde(new RowSerde(step.key())).withValueSerde(new AccumulatorSerde(step.aggregates().size()));
         }
 
-        private static KTable<Object[], Object[]> results(AggregateStep step, KTable<Object[], Accumulator> accumulators) {
+        private KTable<Object[], Object[]> results(AggregateStep step, KTable<Object[], Accumulator> accumulators) {
             AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
             List<Column> outputColumns = step.schema().columns();
             boolean global = step.groupBy().isEmpty();
@@ -385,8 +397,12 @@ public final class TopologyFactory {
                 Object[] row = new Object[outputColumns.size()];
                 System.arraycopy(groupKey, 0, row, 0, groupKey.length);
                 for (int i = 0; i < calls.length; i++) {
-                    row[groupKey.length + i] = SqlValues.convert(accumulator.result(calls[i], i),
-                        outputColumns.get(groupKey.length + i).type());
+                    Column column = outputColumns.get(groupKey.length + i);
+                    try {
+                        row[groupKey.length + i] = SqlValues.convert(accumulator.result(calls[i], i), column.type());
+                    } catch (ArithmeticException e) {
+                        errors.report(step.id(), column.name(), e);
+                    }
                 }
                 return row;
             }, Named.as(step.id() + "-result"));

@@ -7,8 +7,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Calcite's type rules, changed where PostgreSQL differs in ways users notice: the sum of integers
- * is a bigint so it does not overflow, and the average of integers is a numeric, not a truncated
- * integer. (The sum of bigints stays a bigint: Calcite's executor cannot sum into another type.)
+ * is a bigint and the sum of bigints a numeric, so that neither overflows, and the average of integers
+ * is a numeric, not a truncated integer. (Calcite's executor cannot sum bigints into a numeric, so a
+ * batch query sums them as numerics; see the service's {@code PostgresArithmetic}.)
  * CASE and UNION branches of different lengths are text, not CHAR padded with spaces. A numeric
  * has up to 1,000 digits, as PostgreSQL's declared numerics do, not Calcite's 19: an average of
  * integers has 16 decimals, and in 19 digits it overflowed past 999.
@@ -43,6 +44,7 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
         SqlTypeName name = argumentType.getSqlTypeName();
         RelDataType sum = switch (name) {
             case TINYINT, SMALLINT, INTEGER -> factory.createSqlType(SqlTypeName.BIGINT);
+            case BIGINT -> factory.createSqlType(SqlTypeName.DECIMAL, getMaxNumericPrecision(), 0);
             default -> super.deriveSumType(factory, argumentType);
         };
         return factory.createTypeWithNullability(sum, argumentType.isNullable());

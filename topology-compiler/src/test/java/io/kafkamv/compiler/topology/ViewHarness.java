@@ -37,6 +37,7 @@ public final class ViewHarness implements AutoCloseable {
     private TestOutputTopic<Object[], Object[]> output;
     private RowSerde outputKeySerde;
     private CompiledView view;
+    private final List<String> evaluationErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A table keyed by its primary key columns. */
     public ViewHarness table(String name, List<String> primaryKey, Column... columns) {
@@ -74,7 +75,8 @@ public final class ViewHarness implements AutoCloseable {
         // Each harness its own application id, so that harnesses open at once keep separate state dirs.
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "view-test-" + HARNESSES.incrementAndGet());
         properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
-        driver = new TopologyTestDriver(TopologyFactory.build(view.plan()), properties);
+        driver = new TopologyTestDriver(TopologyFactory.build(view.plan(),
+            (stepId, what, error) -> evaluationErrors.add(what + ": " + error.getMessage())), properties);
         for (Relation relation : relations.values()) {
             if (view.plan().sourceTopics().contains(relation.topic())) {
                 inputs.put(relation.name(), driver.createInputTopic(relation.topic(),
@@ -113,6 +115,11 @@ public final class ViewHarness implements AutoCloseable {
     public List<List<Object>> rows() {
         driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
         return rowsSoFar();
+    }
+
+    /** The values the view could not compute so far, each as "column: error". */
+    public List<String> evaluationErrors() {
+        return List.copyOf(evaluationErrors);
     }
 
     /** Lets wall-clock time pass, as partial aggregates see it. */

@@ -46,6 +46,61 @@ class ViewTopologyTest {
     }
 
     @Test
+    void anExpressionThatCannotBeComputedIsNullInItsRowAndReported() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW shares AS SELECT id, amount + 2147483000 AS shifted, 100 / amount AS share, "
+                + "id * 4611686018427387904 AS scaled FROM orders");
+
+            harness.upsert("orders", 1L, "ann", 1000).upsert("orders", 2L, "bob", 0).upsert("orders", 3L, "cy", 5);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(
+                java.util.Arrays.asList(1L, null, 0, 4611686018427387904L),
+                java.util.Arrays.asList(2L, 2147483000, null, null),
+                java.util.Arrays.asList(3L, 2147483005, 20, null));
+            assertThat(harness.evaluationErrors()).hasSize(4)
+                .anyMatch(error -> error.startsWith("shifted: ")).anyMatch(error -> error.startsWith("share: "))
+                .anyMatch(error -> error.startsWith("scaled: "));
+
+            harness.upsert("orders", 2L, "bob", 4).delete("orders", 3L);
+            assertThat(harness.rows()).containsExactlyInAnyOrder(
+                java.util.Arrays.asList(1L, null, 0, 4611686018427387904L),
+                java.util.Arrays.asList(2L, 2147483004, 25, null));
+        }
+    }
+
+    @Test
+    void aConditionThatCannotBeComputedDoesNotPass() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW shares AS SELECT id FROM orders WHERE 100 / amount > 1");
+
+            harness.upsert("orders", 1L, "ann", 0).upsert("orders", 2L, "bob", 10);
+            assertThat(harness.rows()).containsExactly(List.of(2L));
+            assertThat(harness.evaluationErrors()).singleElement().asString().startsWith("WHERE: ");
+        }
+    }
+
+    @Test
+    void sumsOfBigintsGoOnPastTheirRangeAndRetract() {
+        try (ViewHarness harness = new ViewHarness().table("ledger", List.of("id"),
+                new Column("id", SqlType.BIGINT, false), Column.of("account", SqlType.VARCHAR), Column.of("amount", SqlType.BIGINT))) {
+            harness.view("CREATE MATERIALIZED VIEW balances AS SELECT account, sum(amount) AS total, avg(amount) AS mean "
+                + "FROM ledger GROUP BY account");
+
+            harness.upsert("ledger", 1L, "a", Long.MAX_VALUE).upsert("ledger", 2L, "a", Long.MAX_VALUE);
+            BigDecimal twice = BigDecimal.valueOf(Long.MAX_VALUE).multiply(BigDecimal.valueOf(2));
+            assertThat(harness.rows()).singleElement().satisfies(row -> {
+                assertThat(row.get(0)).isEqualTo("a");
+                assertThat(new BigDecimal(row.get(1).toString())).isEqualByComparingTo(twice);
+                assertThat((BigDecimal) row.get(2)).isEqualByComparingTo(BigDecimal.valueOf(Long.MAX_VALUE));
+            });
+
+            harness.delete("ledger", 2L);
+            assertThat(harness.rows()).singleElement().satisfies(row ->
+                assertThat(new BigDecimal(row.get(1).toString())).isEqualByComparingTo(BigDecimal.valueOf(Long.MAX_VALUE)));
+            assertThat(harness.evaluationErrors()).isEmpty();
+        }
+    }
+
+    @Test
     void groupedAggregatesRetractOldContributions() {
         try (ViewHarness harness = orders()) {
             harness.view("CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n, sum(amount) AS total, "

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
 import io.kafkamv.compiler.types.PostgresNumeric;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -32,21 +33,28 @@ import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Holder;
 
 /**
- * PostgreSQL's digits for numeric division and AVG in batch queries, as views have them. Calcite's
- * executor divides numerics to 16 significant digits: {@code 10::numeric / 3} is 3.333333333333333
- * and an average of 1, 2 and 2 is 1.6666666666666670, where PostgreSQL prints 3.3333333333333333 and
- * 1.6666666666666667. So before Calcite's own program runs, a numeric AVG becomes its SUM divided by
- * its COUNT (Calcite's own rewrite of AVG would round the quotient to the average's type, 16
- * decimals, where PostgreSQL keeps up to 20); and after it, every division with a numeric result
- * calls {@link PostgresNumeric#divide}.
+ * PostgreSQL's arithmetic in batch queries, as views have it.
+ * <ul>
+ * <li>Integer arithmetic is checked: {@code 9223372036854775807 + 1} is an error, as in PostgreSQL,
+ *     not a negative number.</li>
+ * <li>A sum of bigints is a numeric ({@code PostgresTypeSystem} says so), and Calcite's executor cannot
+ *     add bigints into a numeric, so they are summed as numerics.</li>
+ * <li>Numeric division and AVG have PostgreSQL's digits. Calcite's executor divides numerics to 16
+ *     significant digits: {@code 10::numeric / 3} is 3.333333333333333 and an average of 1, 2 and 2 is
+ *     1.6666666666666670, where PostgreSQL prints 3.3333333333333333 and 1.6666666666666667. So before
+ *     Calcite's own program runs, a numeric AVG becomes its SUM divided by its COUNT (Calcite's own
+ *     rewrite of AVG would round the quotient to the average's type, 16 decimals, where PostgreSQL
+ *     keeps up to 20); and after it, every division with a numeric result calls
+ *     {@link PostgresNumeric#divide}.</li>
+ * </ul>
  */
-public final class NumericDivision {
+public final class PostgresArithmetic {
 
     private static final SqlUserDefinedFunction DIVIDE = new SqlUserDefinedFunction(
         new SqlIdentifier("numeric_divide", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
-        ScalarFunctionImpl.create(NumericDivision.class, "divide"));
+        ScalarFunctionImpl.create(PostgresArithmetic.class, "divide"));
 
-    private NumericDivision() {
+    private PostgresArithmetic() {
     }
 
     /** Called by the generated code; public for that. Null in, null out, as for any operator. */
@@ -68,15 +76,15 @@ public final class NumericDivision {
 
     /**
      * Every node of a plan, also those of its subqueries: its divisions, and before Calcite's program
-     * its averages too. Divisions are rewritten before the program as well, so that constants it folds
-     * ({@code WHERE x = 1::numeric / 3}) have the same digits as a SELECT prints; and after it, for the
-     * divisions the program makes itself.
+     * its averages, sums of bigints and integer arithmetic too. Divisions are rewritten before the
+     * program as well, so that constants it folds ({@code WHERE x = 1::numeric / 3}) have the same
+     * digits as a SELECT prints; and after it, for the divisions the program makes itself.
      */
     private static final class EveryNode extends RelHomogeneousShuttle {
-        private final boolean averages;
+        private final boolean beforeProgram;
 
-        EveryNode(boolean averages) {
-            this.averages = averages;
+        EveryNode(boolean beforeProgram) {
+            this.beforeProgram = beforeProgram;
         }
 
         @Override
@@ -88,33 +96,42 @@ public final class NumericDivision {
                     return visited instanceof RexSubQuery inner ? inner.clone(inner.rel.accept(EveryNode.this)) : visited;
                 }
             });
-            if (averages && visited instanceof Aggregate aggregate) {
-                visited = withoutAverages(aggregate);
+            if (beforeProgram && visited instanceof Aggregate aggregate) {
+                visited = withPostgresAggregates(aggregate);
             }
-            return visited.accept(new Divisions(visited.getCluster().getRexBuilder()));
+            visited = visited.accept(new Divisions(visited.getCluster().getRexBuilder()));
+            return beforeProgram ? visited.accept(new CheckedIntegerArithmetic(visited.getCluster().getRexBuilder())) : visited;
         }
     }
 
-    /** The aggregate with each numeric AVG as a SUM and a COUNT, and a projection that divides them. */
-    private static RelNode withoutAverages(Aggregate aggregate) {
-        if (aggregate.getAggCallList().stream().noneMatch(NumericDivision::isNumericAverage)) {
+    /**
+     * The aggregate with PostgreSQL's sums and averages: each numeric AVG a SUM and a COUNT and a
+     * projection that divides them, and each SUM of bigints, also an average's, a SUM of numerics.
+     */
+    private static RelNode withPostgresAggregates(Aggregate aggregate) {
+        if (aggregate.getAggCallList().stream()
+                .noneMatch(call -> isNumericAverage(call) || isSumOfBigints(aggregate, call))) {
             return aggregate;
         }
         RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
         builder.push(aggregate.getInput());
+        RexBuilder rex = aggregate.getCluster().getRexBuilder();
         List<RelBuilder.AggCall> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
-            if (!isNumericAverage(call)) {
+            boolean average = isNumericAverage(call);
+            if (!average && !isSumOfBigints(aggregate, call)) {
                 calls.add(builder.aggregateCall(call));
                 continue;
             }
             RexNode argument = builder.field(call.getArgList().get(0));
             RexNode filter = call.filterArg < 0 ? null : builder.field(call.filterArg);
-            calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, argument).distinct(call.isDistinct()).filter(filter));
-            calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, argument).distinct(call.isDistinct()).filter(filter));
+            calls.add(builder.aggregateCall(average ? SqlStdOperatorTable.SUM : call.getAggregation(), asDecimal(rex, argument))
+                .distinct(call.isDistinct()).filter(filter));
+            if (average) {
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, argument).distinct(call.isDistinct()).filter(filter));
+            }
         }
         builder.aggregate(builder.groupKey(aggregate.getGroupSet(), aggregate.getGroupSets()), calls);
-        RexBuilder rex = aggregate.getCluster().getRexBuilder();
         List<RexNode> columns = new ArrayList<>();
         int groups = aggregate.getGroupCount();
         for (int i = 0; i < groups; i++) {
@@ -126,10 +143,17 @@ public final class NumericDivision {
                 columns.add(divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
                 next += 2;
             } else {
-                columns.add(builder.field(next++));
+                columns.add(rex.makeCast(call.getType(), builder.field(next++), true, false));
             }
         }
         return builder.project(columns, aggregate.getRowType().getFieldNames(), true).build();
+    }
+
+    private static boolean isSumOfBigints(Aggregate aggregate, AggregateCall call) {
+        SqlKind kind = call.getAggregation().getKind();
+        return (kind == SqlKind.SUM || kind == SqlKind.SUM0) && call.getArgList().size() == 1
+            && aggregate.getInput().getRowType().getFieldList().get(call.getArgList().get(0)).getType()
+                .getSqlTypeName() == SqlTypeName.BIGINT;
     }
 
     private static boolean isNumericAverage(AggregateCall call) {
