@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.kafkamv.connectors.registry.SchemaRegistry;
+import io.kafkamv.connectors.registry.SchemaRegistryException;
 import io.kafkamv.connectors.schema.Column;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.LogicalType;
@@ -40,8 +41,18 @@ public final class AvroRowDecoder {
 
     public Object[] decode(byte[] record) {
         int id = ConfluentWireFormat.schemaId(record);
-        GenericDatumReader<Object> reader = readers.computeIfAbsent(id,
-            key -> new GenericDatumReader<>(new Schema.Parser().parse(registry.schemaById(key))));
+        GenericDatumReader<Object> reader;
+        try {
+            reader = readers.computeIfAbsent(id,
+                key -> new GenericDatumReader<>(new Schema.Parser().parse(registry.schemaById(key))));
+        } catch (SchemaRegistryException e) {
+            // An id the registry does not have is the record's fault; a registry that is down is not, and
+            // the caller retries the record once it is back.
+            if (e.isTransient()) {
+                throw e;
+            }
+            throw new MalformedRecordException("its schema id " + id + " cannot be read from the registry: " + e.getMessage());
+        }
         Object value;
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(record, ConfluentWireFormat.HEADER,

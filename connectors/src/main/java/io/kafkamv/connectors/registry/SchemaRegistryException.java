@@ -14,4 +14,13 @@ public final class SchemaRegistryException extends RuntimeException {
     public int status() {
         return status;
     }
+
+    /**
+     * True when asking again later may succeed: the registry could not be reached, timed out, was
+     * overloaded or had an error of its own. A refusal (an unknown id, an incompatible schema, bad
+     * credentials) stays a refusal.
+     */
+    public boolean isTransient() {
+        return status == 0 || status == 408 || status == 429 || status >= 500;
+    }
 }

@@ -39,6 +39,8 @@ public final class SchemaRegistryServerTestDouble implements AutoCloseable {
     private final String userInfo;
     private final Map<Integer, String> schemasById = new LinkedHashMap<>();
     private final Map<String, List<Integer>> subjects = new LinkedHashMap<>();
+    private volatile boolean unavailable;
+    private final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
 
     private SchemaRegistryServerTestDouble(String userInfo) throws IOException {
         this.userInfo = userInfo;
@@ -60,8 +62,23 @@ public final class SchemaRegistryServerTestDouble implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** From now on every request is answered 503, as a registry that is down behind its load balancer answers. */
+    public void makeUnavailable(boolean unavailable) {
+        this.unavailable = unavailable;
+    }
+
+    /** How many requests were answered 503 while unavailable. */
+    public int refusedRequests() {
+        return refused.get();
+    }
+
     private synchronized void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            if (unavailable) {
+                refused.incrementAndGet();
+                reply(exchange, 503, error(50301, "Service Unavailable"));
+                return;
+            }
             if (userInfo != null && !("Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)))
                 .equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
                 reply(exchange, 401, error(401, "Unauthorized"));

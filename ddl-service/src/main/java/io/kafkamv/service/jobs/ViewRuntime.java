@@ -26,9 +26,13 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One job's Kafka Streams instance on this service instance, built from the job's stored plan. */
 final class ViewRuntime implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ViewRuntime.class);
 
     private static final Duration ROW_COUNT_TTL = Duration.ofSeconds(30);
     static final int STREAM_THREADS = 2;
@@ -103,7 +107,22 @@ final class ViewRuntime implements AutoCloseable {
         CountedEvaluationErrors evaluationErrors = new CountedEvaluationErrors(job);
         KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan, evaluationErrors), properties);
         ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors);
+        RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
+            var outage = RegistryOutageRetry.outage(exception);
+            if (outage.isPresent()) {
+                // A new thread starts again from the last commit (exactly once: nothing is counted twice).
+                // The wait happens here, in the thread that failed, so the other threads go on meanwhile.
+                Duration delay = registryRetry.next(System.nanoTime());
+                LOG.warn("Job {} ({}): the schema registry is unavailable ({}); its stream thread starts again "
+                    + "from the last commit in {} s", job.id(), job.objectName(), outage.get().getMessage(), delay.toSeconds());
+                try {
+                    Thread.sleep(delay.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
             runtime.failure.set(exception);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });

@@ -88,6 +88,46 @@ class AvroSourceIT {
         }
     }
 
+    @Test
+    void aRegistryOutageDelaysTheViewAndLosesNothing() throws Exception {
+        try (SchemaRegistryServerTestDouble registry = SchemaRegistryServerTestDouble.start();
+             ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            SchemaRegistryClient client = new SchemaRegistryClient(registry.url(), null);
+            int v1 = client.register("payments-value", V1);
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+                admin.createTopics(List.of(new NewTopic("payments", 1, (short) 1))).all().get();
+            }
+            Schema schema1 = new Schema.Parser().parse(V1);
+            produce(kafka, payment(schema1, v1, 1, "card", "10.50"));
+            Psql psql = new Psql(service.pgPort());
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE payments WITH (connector = 'kafka', topic = 'payments', format = 'avro', "
+                    + "schema.registry = '" + registry.url() + "', primary_key = 'id')",
+                "CREATE MATERIALIZED VIEW paid AS SELECT count(*) AS n, sum(amount) AS total FROM payments"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(psql.value("SELECT n FROM paid")).isEqualTo("1");
+
+            int v2 = client.register("payments-value", V2);
+            registry.makeUnavailable(true);
+            Schema schema2 = new Schema.Parser().parse(V2);
+            produce(kafka, frame(schema2, v2, record(schema2, 2, "cash", "2.00")), payment(schema1, v1, 3, "card", "1.25"));
+            // The record of the new schema cannot be read until the registry is back: the view waits, retrying.
+            await().atMost(Duration.ofSeconds(60)).until(registry::refusedRequests, refused -> refused >= 2);
+            assertThat(psql.value("SELECT n FROM paid")).as("nothing skipped while the registry is down").isEqualTo("1");
+
+            registry.makeUnavailable(false);
+            await().atMost(Duration.ofSeconds(90)).until(() -> psql.value("SELECT n || ' ' || total FROM paid"),
+                "3 13.75"::equals);
+
+            // A schema id the registry does not have is the record's fault: it goes to the dead letters.
+            produce(kafka, frame(schema1, 999_999, record(schema1, 4, "card", "5.00")), payment(schema1, v1, 5, "cash", "1.00"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> psql.value("SELECT n || ' ' || total FROM paid"),
+                "4 14.75"::equals);
+            assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).contains("payments|payments|avro|1");
+        }
+    }
+
     private static byte[] payment(Schema schema, int id, long paymentId, String channel, String amount) throws IOException {
         return frame(schema, id, record(schema, paymentId, channel, amount));
     }
