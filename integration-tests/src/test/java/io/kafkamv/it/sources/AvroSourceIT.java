@@ -56,10 +56,7 @@ class AvroSourceIT {
              ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             SchemaRegistryClient client = new SchemaRegistryClient(registry.url(), null);
             int v1 = client.register("payments-value", V1);
-            String kafka = service.bootstrapServers();
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
-                admin.createTopics(List.of(new NewTopic("payments", 1, (short) 1))).all().get();
-            }
+            String kafka = paymentsTopic(service);
             Schema schema1 = new Schema.Parser().parse(V1);
             produce(kafka, payment(schema1, v1, 1, "card", "10.50"), payment(schema1, v1, 2, "cash", "3.00"),
                 payment(schema1, v1, 3, "card", "1.25"));
@@ -94,10 +91,7 @@ class AvroSourceIT {
              ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             SchemaRegistryClient client = new SchemaRegistryClient(registry.url(), null);
             int v1 = client.register("payments-value", V1);
-            String kafka = service.bootstrapServers();
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
-                admin.createTopics(List.of(new NewTopic("payments", 1, (short) 1))).all().get();
-            }
+            String kafka = paymentsTopic(service);
             Schema schema1 = new Schema.Parser().parse(V1);
             produce(kafka, payment(schema1, v1, 1, "card", "10.50"));
             Psql psql = new Psql(service.pgPort());
@@ -126,6 +120,15 @@ class AvroSourceIT {
                 "4 14.75"::equals);
             assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).contains("payments|payments|avro|1");
         }
+    }
+
+    /** Creates the topic {@code payments}; returns the broker's address. */
+    private static String paymentsTopic(ServiceProcess service) throws Exception {
+        String kafka = service.bootstrapServers();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+            admin.createTopics(List.of(new NewTopic("payments", 1, (short) 1))).all().get();
+        }
+        return kafka;
     }
 
     private static byte[] payment(Schema schema, int id, long paymentId, String channel, String amount) throws IOException {
