@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +30,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -226,7 +230,16 @@ public final class JobStore implements AutoCloseable {
 
     /** A job id no other writer on any instance gets: the offset of a claim record. */
     public long allocateJobId() {
-        return FIRST_JOB_ID + write(JOB_ID_CLAIM, new byte[0]);
+        // Only the offset matters, so the claim is not waited for until this instance reads it back.
+        try {
+            return FIRST_JOB_ID + producer.send(new ProducerRecord<>(topic.name(), 0, JOB_ID_CLAIM, new byte[0]))
+                .get(30, TimeUnit.SECONDS).offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobStoreException("Interrupted while claiming a job id", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new JobStoreException("Cannot claim a job id in the job store " + topic.name(), e);
+        }
     }
 
     /** Writes a change to an object that exists (a new status); use {@link #create} for a new one. */
@@ -255,6 +268,22 @@ public final class JobStore implements AutoCloseable {
     public void put(Job job) {
         JobStatus before = Optional.ofNullable(jobs.get(job.id())).map(Job::status).orElse(null);
         write(JOB_PREFIX + job.id(), serialize(job));
+        logChange(before, job);
+    }
+
+    /**
+     * Accepts a new job and creates the object it makes, in one round trip (a background CREATE waits
+     * for it): the job first, so that the object never names a job that is not there. False, as for
+     * {@link #create}, when another create of the name came first; the caller then cancels the job.
+     */
+    public boolean acceptJob(Job job, CatalogEntry entry) {
+        write(List.of(new ProducerRecord<>(topic.name(), 0, JOB_PREFIX + job.id(), serialize(job)),
+            new ProducerRecord<>(topic.name(), 0, OBJECT_PREFIX + entry.name(), serialize(entry))));
+        logChange(null, job);
+        return object(entry.name()).filter(current -> sameObject(current, entry)).isPresent();
+    }
+
+    private static void logChange(JobStatus before, Job job) {
         if (before != job.status()) {
             LOG.info("Job {} ({}) {} -> {}{}", job.id(), job.objectName(), before == null ? "accepted" : before,
                 job.status(), job.failure() == null ? "" : ": " + job.failure());
@@ -273,16 +302,31 @@ public final class JobStore implements AutoCloseable {
     }
 
     private long write(String key, byte[] value) {
+        return write(List.of(new ProducerRecord<>(topic.name(), 0, key, value)));
+    }
+
+    /**
+     * Writes the records in one round trip, in their order (the store has one partition), and returns
+     * once this instance has applied them all; the offset of the last.
+     */
+    private long write(List<ProducerRecord<String, byte[]>> records) {
+        String keys = records.stream().map(ProducerRecord::key).collect(Collectors.joining(", "));
         try {
-            long offset = producer.send(new ProducerRecord<>(topic.name(), 0, key, value)).get(30, TimeUnit.SECONDS)
-                .offset();
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (ProducerRecord<String, byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            long offset = -1;
+            for (var metadata : sent) {
+                offset = metadata.get(30, TimeUnit.SECONDS).offset();
+            }
             awaitApplied(offset, Duration.ofSeconds(30));
             return offset;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new JobStoreException("Interrupted while writing " + key + " to the job store", e);
+            throw new JobStoreException("Interrupted while writing " + keys + " to the job store", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new JobStoreException("Cannot write " + key + " to the job store " + topic.name(), e);
+            throw new JobStoreException("Cannot write " + keys + " to the job store " + topic.name(), e);
         }
     }
 

@@ -2,18 +2,24 @@ package io.kafkamv.service.jobs;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /** Start and end offsets of whole topics, keyed {@code topic:partition} as jobs store them. */
@@ -22,35 +28,46 @@ public final class Offsets {
     private Offsets() {
     }
 
+    /** Where a new job starts reading each partition of its sources, and where its backfill ends. */
+    public record Range(Map<String, Long> start, Map<String, Long> end) {
+    }
+
     public static Map<String, Long> end(Admin admin, Collection<String> topics) {
-        return list(admin, topics, OffsetSpec.latest());
+        return keyed(list(admin, partitions(admin, topics), OffsetSpec.latest()), topics);
     }
 
     public static Map<String, Long> start(Admin admin, Collection<String> topics) {
-        return list(admin, topics, OffsetSpec.earliest());
+        return keyed(list(admin, partitions(admin, topics), OffsetSpec.earliest()), topics);
     }
 
     /**
-     * Where a job starts reading each of its plan's topics: the beginning, except for sources created
-     * with {@code scan.startup.mode = 'latest'} (their end now) or {@code 'timestamp'} (the first
-     * record at or after {@code scan.startup.timestamp.millis}, or the end when there is none).
+     * A new job's range. It starts at the beginning of each source, except for sources created with
+     * {@code scan.startup.mode = 'latest'} (their end now) or {@code 'timestamp'} (the first record at
+     * or after {@code scan.startup.timestamp.millis}, or the end when there is none). Both ends are
+     * asked for at once: a background CREATE waits for them.
      */
-    public static Map<String, Long> start(Admin admin, PhysicalPlan plan) {
-        Map<String, Long> start = new HashMap<>(start(admin, plan.sourceTopics()));
+    public static Range ofNewJob(Admin admin, PhysicalPlan plan) {
+        List<String> topics = plan.sourceTopics();
+        Set<TopicPartition> partitions = partitions(admin, topics);
+        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> earliest = list(admin, partitions, OffsetSpec.earliest());
+        KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> latest = list(admin, partitions, OffsetSpec.latest());
+        Map<String, Long> start = new HashMap<>(keyed(earliest, topics));
+        Map<String, Long> end = keyed(latest, topics);
         for (PlanStep step : plan.steps()) {
             if (step instanceof SourceScanStep source) {
                 String mode = source.formatOptions().getOrDefault(STARTUP_MODE, "earliest");
+                Set<TopicPartition> ofSource = partitions.stream()
+                    .filter(partition -> partition.topic().equals(source.topic())).collect(Collectors.toSet());
                 if (mode.equals("latest")) {
-                    start.putAll(end(admin, List.of(source.topic())));
+                    ofSource.forEach(partition -> start.put(BackfillProgress.key(partition), end.get(BackfillProgress.key(partition))));
                 } else if (mode.equals("timestamp")) {
                     long millis = Long.parseLong(source.formatOptions().get(STARTUP_TIMESTAMP));
-                    Map<String, Long> end = end(admin, List.of(source.topic()));
-                    list(admin, List.of(source.topic()), OffsetSpec.forTimestamp(millis)).forEach((partition, offset) ->
+                    keyed(list(admin, ofSource, OffsetSpec.forTimestamp(millis)), topics).forEach((partition, offset) ->
                         start.put(partition, offset < 0 ? end.get(partition) : offset));
                 }
             }
         }
-        return start;
+        return new Range(Map.copyOf(start), end);
     }
 
     /** Whether a plan reads a source from anywhere but its beginning. */
@@ -63,17 +80,33 @@ public final class Offsets {
     public static final String STARTUP_MODE = "scan.startup.mode";
     public static final String STARTUP_TIMESTAMP = "scan.startup.timestamp.millis";
 
-    private static Map<String, Long> list(Admin admin, Collection<String> topics, OffsetSpec spec) {
+    private static Set<TopicPartition> partitions(Admin admin, Collection<String> topics) {
+        Map<String, TopicDescription> descriptions = await(admin.describeTopics(topics).allTopicNames(), topics);
+        Set<TopicPartition> partitions = new HashSet<>();
+        descriptions.values().forEach(description -> description.partitions().forEach(partition ->
+            partitions.add(new TopicPartition(description.name(), partition.partition()))));
+        return partitions;
+    }
+
+    private static KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> list(Admin admin, Set<TopicPartition> partitions,
+                                                                                OffsetSpec spec) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(partition -> request.put(partition, spec));
+        return admin.listOffsets(request).all();
+    }
+
+    /** The offsets, once listed, keyed as jobs store them. */
+    private static Map<String, Long> keyed(KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> offsets,
+                                           Collection<String> topics) {
+        Map<String, Long> keyed = new HashMap<>();
+        await(offsets, topics)
+            .forEach((partition, info) -> keyed.put(BackfillProgress.key(partition), info.offset()));
+        return keyed;
+    }
+
+    private static <T> T await(Future<T> future, Collection<String> topics) {
         try {
-            Map<String, TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames()
-                .get(30, TimeUnit.SECONDS);
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            descriptions.values().forEach(description -> description.partitions().forEach(partition ->
-                request.put(new TopicPartition(description.name(), partition.partition()), spec)));
-            Map<String, Long> offsets = new HashMap<>();
-            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((partition, info) ->
-                offsets.put(BackfillProgress.key(partition), info.offset()));
-            return offsets;
+            return future.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading offsets of " + topics, e);

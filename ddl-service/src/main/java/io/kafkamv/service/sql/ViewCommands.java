@@ -166,16 +166,13 @@ final class ViewCommands {
      */
     private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
                        Notices notices) {
-        List<String> sources = plan.sourceTopics();
-        Map<String, Long> start = Offsets.start(context.admin(), plan);
-        Map<String, Long> target = Offsets.end(context.admin(), sources);
+        Offsets.Range range = Offsets.ofNewJob(context.admin(), plan);
         boolean background = session.backgroundDdl();
         long rateLimit = session.variable("backfill_rate_limit").map(Long::parseLong).orElse(-1L);
         Job job = new Job(jobId, entry.name(), statement, PlanJson.toTree(plan), background,
-            JobStatus.CREATING, null, start, target, Map.of(), 0.0, context.instanceId(), rateLimit,
+            JobStatus.CREATING, null, range.start(), range.end(), Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());
-        context.store().put(job);
-        if (!context.store().create(entry)) {
+        if (!context.store().acceptJob(job, entry)) {
             context.store().cancel(job.id(), "another create of " + entry.name() + " came first");
             alreadyExists(entry.name(), false, notices);
             throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + entry.name() + "\" already exists");
