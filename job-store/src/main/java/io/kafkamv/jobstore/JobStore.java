@@ -230,16 +230,9 @@ public final class JobStore implements AutoCloseable {
 
     /** A job id no other writer on any instance gets: the offset of a claim record. */
     public long allocateJobId() {
-        // Only the offset matters, so the claim is not waited for until this instance reads it back.
-        try {
-            return FIRST_JOB_ID + producer.send(new ProducerRecord<>(topic.name(), 0, JOB_ID_CLAIM, new byte[0]))
-                .get(30, TimeUnit.SECONDS).offset();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JobStoreException("Interrupted while claiming a job id", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new JobStoreException("Cannot claim a job id in the job store " + topic.name(), e);
-        }
+        // Waiting until this instance has read its claim back also brings its catalog up to date with
+        // every write before it, from any instance: the statement is compiled against that catalog.
+        return FIRST_JOB_ID + write(JOB_ID_CLAIM, new byte[0]);
     }
 
     /** Writes a change to an object that exists (a new status); use {@link #create} for a new one. */

@@ -46,12 +46,12 @@ public final class AvroRowDecoder {
             reader = readers.computeIfAbsent(id,
                 key -> new GenericDatumReader<>(new Schema.Parser().parse(registry.schemaById(key))));
         } catch (SchemaRegistryException e) {
-            // An id the registry does not have is the record's fault; a registry that is down is not, and
-            // the caller retries the record once it is back.
-            if (e.isTransient()) {
+            // An id the registry does not have is the record's fault. Anything else is not (a registry that
+            // is down, credentials it refuses) and must not send the topic to the dead letters.
+            if (e.status() != 404) {
                 throw e;
             }
-            throw new MalformedRecordException("its schema id " + id + " cannot be read from the registry: " + e.getMessage());
+            throw new MalformedRecordException("its schema id " + id + " is not in the registry: " + e.getMessage());
         }
         Object value;
         try {

@@ -112,7 +112,10 @@ final class ViewRuntime implements AutoCloseable {
             var outage = RegistryOutageRetry.outage(exception);
             if (outage.isPresent()) {
                 // A new thread starts again from the last commit (exactly once: nothing is counted twice).
-                // The wait happens here, in the thread that failed, so the other threads go on meanwhile.
+                // The wait happens here, in the thread that failed: its tasks wait with it (the broker aborts
+                // its open transaction after the EOS transaction timeout), while the job's other thread goes
+                // on and the view stays queryable. Stopping the whole Kafka Streams instance instead, and
+                // starting it later, was tried: the view could not be read on this instance until then.
                 Duration delay = registryRetry.next(System.nanoTime());
                 LOG.warn("Job {} ({}): the schema registry is unavailable ({}); its stream thread starts again "
                     + "from the last commit in {} s", job.id(), job.objectName(), outage.get().getMessage(), delay.toSeconds());

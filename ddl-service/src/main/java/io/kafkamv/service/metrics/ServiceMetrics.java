@@ -98,8 +98,8 @@ public final class ServiceMetrics implements AutoCloseable {
             viewFamily("kafkamv.view.dead.letters", "Source records an object's tasks on this instance could not read",
                 LocalViewStats::deadLetters),
             viewFamily("kafkamv.view.evaluation.errors",
-                "Values an object's tasks on this instance could not compute for a row (overflow, division by zero) "
-                    + "and made null", LocalViewStats::evaluationErrors));
+                "Times an object's tasks on this instance could not compute a value for a row (overflow, division by "
+                    + "zero) and made it null", LocalViewStats::evaluationErrors));
     }
 
     /** Views, sinks and indexes whose jobs run on this instance, read when scraped. */

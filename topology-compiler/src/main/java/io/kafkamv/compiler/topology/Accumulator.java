@@ -165,11 +165,14 @@ final class Accumulator {
                 return current + sign * ((Number) value).doubleValue();
             }
             long current = sum == null ? 0 : ((Number) sum).longValue();
-            long delta = sign * ((Number) value).longValue();
-            long added = current + delta;
-            // Past a long's range the sum goes on as a numeric: a sum of bigints is a numeric in PostgreSQL.
-            return ((current ^ added) & (delta ^ added)) < 0
-                ? BigDecimal.valueOf(current).add(BigDecimal.valueOf(delta)) : (Object) added;
+            long operand = ((Number) value).longValue();
+            try {
+                return sign > 0 ? Math.addExact(current, operand) : Math.subtractExact(current, operand);
+            } catch (ArithmeticException beyondLong) {
+                // Past a long's range the sum goes on as a numeric: a sum of bigints is a numeric in PostgreSQL.
+                BigDecimal exact = BigDecimal.valueOf(current);
+                return sign > 0 ? exact.add(BigDecimal.valueOf(operand)) : exact.subtract(BigDecimal.valueOf(operand));
+            }
         }
 
         static Object divide(Object sum, long count) {

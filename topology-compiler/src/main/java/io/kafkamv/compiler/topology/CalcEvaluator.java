@@ -100,6 +100,9 @@ final class CalcEvaluator {
         try {
             return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
         } catch (RuntimeException e) {
+            if (!EvaluationErrors.isBadValue(e)) {
+                throw e;
+            }
             errors.report(stepId, "WHERE", e);
             return false;
         }
@@ -111,6 +114,9 @@ final class CalcEvaluator {
         try {
             projected = projection.apply(context);
         } catch (RuntimeException e) {
+            if (!EvaluationErrors.isBadValue(e)) {
+                throw e;
+            }
             projected = projectOneByOne(context);
         }
         for (int i = 0; i < projected.length; i++) {
@@ -129,6 +135,9 @@ final class CalcEvaluator {
             try {
                 projected[i] = expressions.get(i).apply(context)[0];
             } catch (RuntimeException e) {
+                if (!EvaluationErrors.isBadValue(e)) {
+                    throw e;
+                }
                 errors.report(stepId, columnNames.get(i), e);
             }
         }

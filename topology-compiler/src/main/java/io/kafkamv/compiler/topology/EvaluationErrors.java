@@ -16,4 +16,14 @@ public interface EvaluationErrors {
      * @param error  what went wrong
      */
     void report(String stepId, String what, RuntimeException error);
+
+    /**
+     * Whether the exception is the data's fault (an overflow, a division by zero, text that is not a
+     * number or a date, a function given an argument it refuses), so that the value is null. Anything
+     * else is a fault of kafka-mv, and fails the job rather than hide as nulls.
+     */
+    static boolean isBadValue(RuntimeException error) {
+        return error instanceof ArithmeticException || error instanceof IllegalArgumentException
+            || error instanceof java.time.DateTimeException || error instanceof org.apache.calcite.runtime.CalciteException;
+    }
 }

@@ -96,6 +96,11 @@ class ViewTopologyTest {
             harness.delete("ledger", 2L);
             assertThat(harness.rows()).singleElement().satisfies(row ->
                 assertThat(new BigDecimal(row.get(1).toString())).isEqualByComparingTo(BigDecimal.valueOf(Long.MAX_VALUE)));
+
+            // Retracting the least bigint subtracts it; negating it first would overflow.
+            harness.upsert("ledger", 3L, "b", Long.MIN_VALUE).upsert("ledger", 4L, "b", 5L).delete("ledger", 3L);
+            assertThat(harness.rows()).filteredOn(row -> row.get(0).equals("b")).singleElement().satisfies(row ->
+                assertThat(new BigDecimal(row.get(1).toString())).isEqualByComparingTo(BigDecimal.valueOf(5)));
             assertThat(harness.evaluationErrors()).isEmpty();
         }
     }
