@@ -16,6 +16,8 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.runtime.Hook;
@@ -99,8 +101,9 @@ public final class PostgresArithmetic {
             if (beforeProgram && visited instanceof Aggregate aggregate) {
                 visited = withPostgresAggregates(aggregate);
             }
-            visited = visited.accept(new Divisions(visited.getCluster().getRexBuilder()));
-            return beforeProgram ? visited.accept(new CheckedIntegerArithmetic(visited.getCluster().getRexBuilder())) : visited;
+            RexBuilder rex = visited.getCluster().getRexBuilder();
+            visited = visited.accept(new Divisions(rex));
+            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new CheckedIntegerArithmetic(rex)) : visited;
         }
     }
 
@@ -158,6 +161,36 @@ public final class PostgresArithmetic {
 
     private static boolean isNumericAverage(AggregateCall call) {
         return call.getAggregation().getKind() == SqlKind.AVG && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
+    }
+
+    /**
+     * {@code SUM(b) OVER (...)} and {@code AVG(b) OVER (...)} of bigints sum numerics, as the same
+     * aggregates without a window do (see {@link #withPostgresAggregates}).
+     */
+    private static final class NumericWindowSums extends RexShuttle {
+        private final RexBuilder rex;
+
+        NumericWindowSums(RexBuilder rex) {
+            this.rex = rex;
+        }
+
+        @Override
+        public RexNode visitOver(RexOver over) {
+            RexNode visited = super.visitOver(over);
+            if (!(visited instanceof RexOver window) || window.getOperands().size() != 1
+                || window.getOperands().get(0).getType().getSqlTypeName() != SqlTypeName.BIGINT) {
+                return visited;
+            }
+            SqlKind kind = window.getAggOperator().getKind();
+            if (kind != SqlKind.SUM && kind != SqlKind.SUM0 && kind != SqlKind.AVG) {
+                return visited;
+            }
+            RexWindow frame = window.getWindow();
+            // RexOver cannot be cloned with new operands; the same window, made anew, is the same aggregate.
+            return rex.makeOver(window.getType(), window.getAggOperator(), List.of(asDecimal(rex, window.getOperands().get(0))),
+                frame.partitionKeys, frame.orderKeys, frame.getLowerBound(), frame.getUpperBound(), frame.getExclude(),
+                frame.isRows(), true, false, window.isDistinct(), window.ignoreNulls());
+        }
     }
 
     private static final class Divisions extends RexShuttle {

@@ -44,6 +44,7 @@ class BatchArithmeticMatchesPostgresIT {
         "SELECT avg(x) FROM " + ROWS + " WHERE x < 0",
         "SELECT sum(b), avg(b), sum(DISTINCT b), sum(b) FILTER (WHERE b > 0), min(b) FROM " + BIGINTS,
         "SELECT b > 0, sum(b), sum(b) / 2 FROM " + BIGINTS + " GROUP BY b > 0",
+        "SELECT b, sum(b) OVER (ORDER BY b), sum(b) OVER (PARTITION BY b > 0) FROM " + BIGINTS,
         "SELECT 9223372036854775806 + 1, -9223372036854775807 - 1, 2147483647 * 2::bigint");
 
     /** Queries PostgreSQL refuses, with the SQLSTATE it refuses them with. */
