@@ -45,7 +45,7 @@ class BatchArithmeticMatchesPostgresIT {
         "SELECT sum(b), avg(b), sum(DISTINCT b), sum(b) FILTER (WHERE b > 0), min(b) FROM " + BIGINTS,
         "SELECT b > 0, sum(b), sum(b) / 2 FROM " + BIGINTS + " GROUP BY b > 0",
         "SELECT b, sum(b) OVER (ORDER BY b), sum(b) OVER (PARTITION BY b > 0) FROM " + BIGINTS,
-        "SELECT 9223372036854775806 + 1, -9223372036854775807 - 1, 2147483647 * 2::bigint");
+        "SELECT 9223372036854775806 + 1, -9223372036854775807 - 1, 2147483647 * 2::bigint, abs(-9223372036854775807), abs(-5), abs(0)");
 
     /** Queries PostgreSQL refuses, with the SQLSTATE it refuses them with. */
     private static final List<String> FAILING = List.of(
@@ -54,7 +54,8 @@ class BatchArithmeticMatchesPostgresIT {
         "SELECT x + 2147483647 FROM " + ROWS,
         "SELECT -(-9223372036854775807::bigint - 1)",
         "SELECT 1 / (x - x) FROM " + ROWS,
-        "SELECT (b / 2)::int FROM " + BIGINTS);
+        "SELECT (b / 2)::int FROM " + BIGINTS,
+        "SELECT abs(-b - 1) FROM " + BIGINTS + " WHERE b = 9223372036854775807");
 
     @Test
     void numericDivisionAndAveragesPrintThePostgresDigits() throws Exception {
