@@ -153,10 +153,13 @@ public final class PostgresArithmetic {
     }
 
     private static boolean isSumOfBigints(Aggregate aggregate, AggregateCall call) {
-        SqlKind kind = call.getAggregation().getKind();
-        return (kind == SqlKind.SUM || kind == SqlKind.SUM0) && call.getArgList().size() == 1
-            && aggregate.getInput().getRowType().getFieldList().get(call.getArgList().get(0)).getType()
-                .getSqlTypeName() == SqlTypeName.BIGINT;
+        return call.getArgList().size() == 1 && sumsBigints(call.getAggregation().getKind(),
+            aggregate.getInput().getRowType().getFieldList().get(call.getArgList().get(0)).getType());
+    }
+
+    /** Whether an aggregate of this kind over this operand adds up bigints, which PostgreSQL sums as numerics. */
+    private static boolean sumsBigints(SqlKind kind, RelDataType operand) {
+        return (kind == SqlKind.SUM || kind == SqlKind.SUM0) && operand.getSqlTypeName() == SqlTypeName.BIGINT;
     }
 
     private static boolean isNumericAverage(AggregateCall call) {
@@ -177,12 +180,13 @@ public final class PostgresArithmetic {
         @Override
         public RexNode visitOver(RexOver over) {
             RexNode visited = super.visitOver(over);
-            if (!(visited instanceof RexOver window) || window.getOperands().size() != 1
-                || window.getOperands().get(0).getType().getSqlTypeName() != SqlTypeName.BIGINT) {
+            if (!(visited instanceof RexOver window) || window.getOperands().size() != 1) {
                 return visited;
             }
+            RelDataType operand = window.getOperands().get(0).getType();
             SqlKind kind = window.getAggOperator().getKind();
-            if (kind != SqlKind.SUM && kind != SqlKind.SUM0 && kind != SqlKind.AVG) {
+            // A window's AVG is expanded into a SUM by Calcite's program, after this pass.
+            if (!sumsBigints(kind == SqlKind.AVG ? SqlKind.SUM : kind, operand)) {
                 return visited;
             }
             RexWindow frame = window.getWindow();

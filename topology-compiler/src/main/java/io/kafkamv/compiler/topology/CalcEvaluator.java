@@ -41,7 +41,7 @@ final class CalcEvaluator {
     private final Function1<DataContext, Object[]> projection;
     private final Supplier<List<Function1<DataContext, Object[]>>> compileEachProjection;
     /** Each projected expression on its own, compiled when a row first fails, to find which one failed. */
-    private volatile List<Function1<DataContext, Object[]>> eachProjection;
+    private List<Function1<DataContext, Object[]>> eachProjection;
     private final List<String> columnNames;
     private final JavaTypeFactory typeFactory;
     /** The input's BYTEA columns: rows keep {@code byte[]}, Calcite's code reads {@code ByteString}. */
@@ -100,10 +100,7 @@ final class CalcEvaluator {
         try {
             return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
         } catch (RuntimeException e) {
-            if (!EvaluationErrors.isBadValue(e)) {
-                throw e;
-            }
-            errors.report(stepId, "WHERE", e);
+            reportBadValue("WHERE", e);
             return false;
         }
     }
@@ -117,6 +114,7 @@ final class CalcEvaluator {
             if (!EvaluationErrors.isBadValue(e)) {
                 throw e;
             }
+            // Which expression failed is found by computing them one by one: only it is null.
             projected = projectOneByOne(context);
         }
         for (int i = 0; i < projected.length; i++) {
@@ -135,26 +133,26 @@ final class CalcEvaluator {
             try {
                 projected[i] = expressions.get(i).apply(context)[0];
             } catch (RuntimeException e) {
-                if (!EvaluationErrors.isBadValue(e)) {
-                    throw e;
-                }
-                errors.report(stepId, columnNames.get(i), e);
+                reportBadValue(columnNames.get(i), e);
             }
         }
         return projected;
     }
 
-    private List<Function1<DataContext, Object[]>> eachProjection() {
-        List<Function1<DataContext, Object[]>> compiled = eachProjection;
-        if (compiled == null) {
-            synchronized (this) {
-                if (eachProjection == null) {
-                    eachProjection = compileEachProjection.get();
-                }
-                compiled = eachProjection;
-            }
+    /** Reports an error of the data; any other exception is a fault of ours and goes on up. */
+    private void reportBadValue(String what, RuntimeException e) {
+        if (!EvaluationErrors.isBadValue(e)) {
+            throw e;
         }
-        return compiled;
+        errors.report(stepId, what, e);
+    }
+
+    /** Only rows that fail come here, so a lock is no cost worth avoiding. */
+    private synchronized List<Function1<DataContext, Object[]>> eachProjection() {
+        if (eachProjection == null) {
+            eachProjection = compileEachProjection.get();
+        }
+        return eachProjection;
     }
 
     private Object[] calciteRow(Object[] row) {
