@@ -7,7 +7,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import io.kafkamv.service.sql.PgType;
+import io.kafkamv.service.result.PgType;
 
 /**
  * Values in PostgreSQL's binary format, for clients that ask for it (pgjdbc does for a prepared

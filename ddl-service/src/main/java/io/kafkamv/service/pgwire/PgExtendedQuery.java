@@ -8,12 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.service.sql.Notices;
-import io.kafkamv.service.sql.Session;
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.SqlState;
-import io.kafkamv.service.sql.StatementExecutor;
-import io.kafkamv.service.sql.StatementResult;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.StatementResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

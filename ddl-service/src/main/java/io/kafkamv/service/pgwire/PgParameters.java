@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.SqlState;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 
 /**
  * Bound parameters of the extended query protocol, written into the statement as SQL literals.

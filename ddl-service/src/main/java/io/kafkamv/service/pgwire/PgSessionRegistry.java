@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.kafkamv.service.sql.Session;
+import io.kafkamv.service.statement.Session;
 
 /**
  * The open sessions by the key each client got in BackendKeyData. A CancelRequest arrives on a

@@ -12,9 +12,9 @@ import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.jobs.JobRates;
-import io.kafkamv.service.sql.Notices;
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.StatementExecutor;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.statement.StatementExecutor;
 
 /** {@code /v1/jobs}: the same jobs SHOW JOBS lists, with their offsets and status. */
 final class JobsApi {

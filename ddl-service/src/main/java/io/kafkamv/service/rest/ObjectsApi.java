@@ -18,9 +18,9 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
-import io.kafkamv.service.sql.Notices;
-import io.kafkamv.service.sql.StatementExecutor;
-import io.kafkamv.service.sql.StatementResult;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.StatementResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

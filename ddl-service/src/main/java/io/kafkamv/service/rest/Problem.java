@@ -1,8 +1,8 @@
 package io.kafkamv.service.rest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.SqlState;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 
 /**
  * An RFC 9457 problem detail, carrying the same fields as a PostgreSQL error: SQLSTATE code,

@@ -15,7 +15,7 @@ import io.kafkamv.service.auth.BearerTokens;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
-import io.kafkamv.service.sql.StatementExecutor;
+import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ public final class RestServer implements AutoCloseable {
     private final Javalin app;
 
     public RestServer(String host, int port, BooleanSupplier ready, StatementExecutor executor,
-                      io.kafkamv.service.statements.BackgroundStatements background, JobStore store, JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
+                      io.kafkamv.service.background.BackgroundStatements background, JobStore store, JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
                       java.util.Properties clientProperties) {
         StatementsApi statements = new StatementsApi(executor, background, store);
         JobsApi jobs = new JobsApi(store, executor, rates);

@@ -12,13 +12,13 @@ import io.javalin.http.Context;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
-import io.kafkamv.service.sql.Session;
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.SqlScript;
-import io.kafkamv.service.sql.StatementExecutor;
-import io.kafkamv.service.sql.StatementResult;
-import io.kafkamv.service.statements.BackgroundStatements;
-import io.kafkamv.service.statements.ResultJson;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.statement.SqlScript;
+import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.background.BackgroundStatements;
+import io.kafkamv.service.background.ResultJson;
 
 /**
  * {@code POST /v1/statements}: runs one or more statements in order, in a session made for the

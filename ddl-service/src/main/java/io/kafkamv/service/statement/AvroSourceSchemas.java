@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +12,8 @@ import io.kafkamv.connectors.registry.SchemaRegistryException;
 import io.kafkamv.connectors.registry.SubjectNameStrategy;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import org.apache.avro.Schema;
 
 /**

@@ -1,14 +1,14 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.error;
 
 import io.kafkamv.compiler.CompileException;
 
 /** The compiler's errors, and the data errors of running a statement, as SQL errors with PostgreSQL's codes. */
-final class SqlErrors {
+public final class SqlErrors {
 
     private SqlErrors() {
     }
 
-    static SqlError from(CompileException e) {
+    public static SqlError from(CompileException e) {
         SqlState state = switch (e.category()) {
             case SYNTAX -> SqlState.SYNTAX_ERROR;
             case UNKNOWN_OBJECT -> SqlState.UNDEFINED_TABLE;
@@ -26,7 +26,7 @@ final class SqlErrors {
      * expression (a string that is not a number, a division by zero) has its own code; anything else
      * is an internal error, logged by the caller, whose message does not show the stack.
      */
-    static SqlError fromRunning(Throwable e) {
+    public static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof NumberFormatException) {
                 return SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number"

@@ -1,4 +1,4 @@
-package io.kafkamv.service.statements;
+package io.kafkamv.service.background;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

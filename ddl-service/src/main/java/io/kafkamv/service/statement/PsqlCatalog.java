@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +17,9 @@ import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.result.PgType;
+import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.result.StatementResult;
 
 /**
  * Answers the catalog queries psql sends for {@code \d}, {@code \dt}, {@code \dm}, {@code \d name}

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.sql.SQLException;
 import java.time.Instant;
@@ -30,8 +30,13 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlErrors;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.jobs.JdbcSinks;
 import io.kafkamv.service.jobs.Offsets;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.StatementResult;
 
 /**
  * CREATE and DROP of the objects a job builds: materialized views, sinks and indexes. A create is accepted

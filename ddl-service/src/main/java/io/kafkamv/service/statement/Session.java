@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.util.Locale;
 import java.util.Map;
@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.tables.TableWriter;
 

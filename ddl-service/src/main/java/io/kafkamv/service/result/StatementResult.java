@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.result;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +13,10 @@ import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.result.StatementResult;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +15,11 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.result.StatementResult;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
 final class JobCommands {

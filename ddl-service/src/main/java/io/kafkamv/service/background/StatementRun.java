@@ -1,4 +1,4 @@
-package io.kafkamv.service.statements;
+package io.kafkamv.service.background;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,12 +20,12 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
-import io.kafkamv.service.sql.Session;
-import io.kafkamv.service.sql.SqlError;
-import io.kafkamv.service.sql.SqlScript;
-import io.kafkamv.service.sql.SqlState;
-import io.kafkamv.service.sql.StatementExecutor;
-import io.kafkamv.service.sql.StatementResult;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.statement.SqlScript;
+import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;

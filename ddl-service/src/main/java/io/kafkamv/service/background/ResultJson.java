@@ -1,12 +1,12 @@
-package io.kafkamv.service.statements;
+package io.kafkamv.service.background;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.service.sql.ResultColumn;
-import io.kafkamv.service.sql.StatementResult;
+import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.result.StatementResult;
 
 /** A statement's result as the REST API shows it: the statement, its tag, and its columns and rows. */
 public final class ResultJson {

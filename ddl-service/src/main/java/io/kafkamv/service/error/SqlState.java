@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.error;
 
 /** The PostgreSQL error codes kafka-mv answers with, so clients can react by code, not by text. */
 public enum SqlState {

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +10,8 @@ import java.util.Locale;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 
 /** Values as a query returns them (JDBC's Java types) converted to how a column stores them. */
 public final class JdbcValues {

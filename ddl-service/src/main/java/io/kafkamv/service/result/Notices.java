@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.result;
 
 /** Where a statement's progress messages go while it runs: NoticeResponse in pgwire. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,11 @@ import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.jobs.Offsets;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.NewTopics;
 import io.kafkamv.service.tables.OpenTransactions;
 import io.kafkamv.service.tables.TableWriter;
@@ -322,7 +326,7 @@ final class TableCommands {
         String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
-        List<io.kafkamv.service.sql.ResultColumn> resultColumns = context.queries().forEachRow(source, session::running,
+        List<io.kafkamv.service.result.ResultColumn> resultColumns = context.queries().forEachRow(source, session::running,
             row -> {
                 if (row.length != positions.length) {
                     throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length

@@ -1,4 +1,4 @@
-package io.kafkamv.service.sql;
+package io.kafkamv.service.statement;
 
 import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.SqlStatementParser;
@@ -14,6 +14,12 @@ import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.compiler.parser.SqlWait;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlErrors;
+import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.result.StatementResult;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
