@@ -2,7 +2,6 @@ package io.kafkamv.service.background;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -19,8 +18,8 @@ import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.statement.SqlScript;
 import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.statement.ScriptRunner;
 import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +46,7 @@ public final class BackgroundStatements implements AutoCloseable {
     }
 
     private final StatementExecutor executor;
+    private final ScriptRunner scripts;
     private final JobStore store;
     private final Properties clientProperties;
     private final String instanceId;
@@ -61,6 +61,7 @@ public final class BackgroundStatements implements AutoCloseable {
 
     public BackgroundStatements(StatementExecutor executor, JobStore store, Properties clientProperties, String instanceId) {
         this.executor = executor;
+        this.scripts = new ScriptRunner(executor);
         this.store = store;
         this.clientProperties = clientProperties;
         this.instanceId = instanceId;
@@ -80,16 +81,8 @@ public final class BackgroundStatements implements AutoCloseable {
      * persists it, and starts it here. Returns the accepted statement.
      */
     public StatementJob submit(String script, Map<String, String> session) {
-        List<SqlScript.Statement> statements = SqlScript.split(script);
-        if (statements.isEmpty()) {
+        if (scripts.checkBackgroundable(script).isEmpty()) {
             throw SqlError.of(SqlState.SYNTAX_ERROR, "no statement to run");
-        }
-        for (SqlScript.Statement statement : statements) {
-            try {
-                executor.requireBackgroundable(statement.text());
-            } catch (SqlError error) {
-                throw error.shiftedBy(statement.offset());
-            }
         }
         StatementJob accepted = StatementJob.accepted(store.allocateJobId(), script, session, instanceId);
         store.accept(accepted);
@@ -139,7 +132,7 @@ public final class BackgroundStatements implements AutoCloseable {
         }
         runs.execute(() -> {
             try {
-                StatementRun run = new StatementRun(statement, executor, store, clientProperties, instanceId, timers,
+                StatementRun run = new StatementRun(statement, executor, scripts, store, clientProperties, instanceId, timers,
                     () -> closing);
                 int attempt = attempts.merge(statement.id(), 1, Integer::sum);
                 StatementRun.Outcome outcome = attempt > MAX_ATTEMPTS

@@ -20,12 +20,13 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
-import io.kafkamv.service.statement.Session;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.statement.SqlScript;
 import io.kafkamv.service.error.SqlState;
-import io.kafkamv.service.statement.StatementExecutor;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.statement.ScriptRunner;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.statement.SqlScript;
+import io.kafkamv.service.statement.StatementExecutor;
 import io.kafkamv.service.tables.TableWriter;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -62,6 +63,7 @@ final class StatementRun {
 
     private final StatementJob statement;
     private final StatementExecutor executor;
+    private final ScriptRunner scripts;
     private final JobStore store;
     private final Properties clientProperties;
     private final String instanceId;
@@ -69,10 +71,11 @@ final class StatementRun {
     private final BooleanSupplier closing;
     private Throwable cause;
 
-    StatementRun(StatementJob statement, StatementExecutor executor, JobStore store, Properties clientProperties,
-                 String instanceId, ScheduledExecutorService timers, BooleanSupplier closing) {
+    StatementRun(StatementJob statement, StatementExecutor executor, ScriptRunner scripts, JobStore store,
+                 Properties clientProperties, String instanceId, ScheduledExecutorService timers, BooleanSupplier closing) {
         this.statement = statement;
         this.executor = executor;
+        this.scripts = scripts;
         this.store = store;
         this.clientProperties = clientProperties;
         this.instanceId = instanceId;
@@ -183,17 +186,18 @@ final class StatementRun {
     private List<ProducerRecord<byte[], byte[]>> runScript(Session session, TableWriter writer, AtomicBoolean overtime) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         List<JsonNode> results = new ArrayList<>();
-        for (SqlScript.Statement part : SqlScript.split(statement.statement())) {
+        ScriptRunner.Run run = scripts.start(session, statement.statement());
+        while (run.hasNext()) {
             if (store.cancelled(statement.id()).isPresent() || overtime.get()) {
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
             }
             List<String> notices = new ArrayList<>();
-            StatementResult result;
-            try {
-                result = executor.execute(session, part.text(), notices::add);
-            } catch (SqlError error) {
-                throw error.shiftedBy(part.offset());
+            ScriptRunner.Outcome outcome = run.next(notices::add);
+            if (outcome instanceof ScriptRunner.Failed failed) {
+                throw failed.error();
             }
+            SqlScript.Statement part = outcome.statement();
+            StatementResult result = ((ScriptRunner.Completed) outcome).result();
             Map<String, Object> head = ResultJson.head(part.text(), result, notices);
             if (result instanceof StatementResult.Rows rows) {
                 if (rows.rows().size() > MAX_RESULT_ROWS) {

@@ -7,9 +7,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.result.ResultColumn;
-import io.kafkamv.service.error.SqlError;
 
 /**
  * Writes protocol v3 messages from server to client. Messages are buffered until {@link #flush()},

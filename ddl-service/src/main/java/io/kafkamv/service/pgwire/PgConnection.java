@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.Map;
 
-import io.kafkamv.service.result.Notices;
-import io.kafkamv.service.statement.Session;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.statement.SqlScript;
 import io.kafkamv.service.error.SqlState;
-import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.statement.ScriptRunner;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +30,7 @@ final class PgConnection implements Runnable {
 
     private final Socket socket;
     private final StatementExecutor executor;
+    private final ScriptRunner scripts;
     private final PgSessionRegistry registry;
     private final PgAuthentication authentication;
     private final PgTls tls;
@@ -44,6 +45,7 @@ final class PgConnection implements Runnable {
                  PgTls tls) {
         this.socket = socket;
         this.executor = executor;
+        this.scripts = new ScriptRunner(executor);
         this.registry = registry;
         this.authentication = authentication;
         this.tls = tls;
@@ -200,27 +202,22 @@ final class PgConnection implements Runnable {
 
     /** Runs each statement in turn; the first error ends the query string, as in PostgreSQL. */
     private void simpleQuery(String query, BackendMessages out) throws IOException {
-        var statements = SqlScript.split(query);
-        if (statements.isEmpty()) {
+        ScriptRunner.Run run = scripts.start(session, query);
+        if (run.isEmpty()) {
             out.emptyQueryResponse();
         }
-        for (SqlScript.Statement statement : statements) {
-            try {
-                StatementResult result = executor.execute(session, statement.text(), notice(out));
-                if (result instanceof StatementResult.Rows rows) {
+        while (run.hasNext()) {
+            ScriptRunner.Outcome outcome = run.next(notice(out));
+            if (outcome instanceof ScriptRunner.Failed failed) {
+                out.errorResponse(failed.error());
+            } else if (outcome instanceof ScriptRunner.Completed completed) {
+                if (completed.result() instanceof StatementResult.Rows rows) {
                     out.rowDescription(rows.columns());
                     for (var row : rows.rows()) {
                         out.dataRow(row);
                     }
                 }
-                out.commandComplete(result.commandTag());
-            } catch (SqlError error) {
-                out.errorResponse(error.shiftedBy(statement.offset()));
-                break;
-            } catch (RuntimeException unexpected) {
-                LOG.error("Statement failed unexpectedly: {}", statement.text(), unexpected);
-                out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
-                break;
+                out.commandComplete(completed.result().commandTag());
             }
         }
         out.readyForQuery('I');

@@ -8,12 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.service.result.Notices;
-import io.kafkamv.service.statement.Session;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
-import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

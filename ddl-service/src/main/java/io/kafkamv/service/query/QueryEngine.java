@@ -71,8 +71,8 @@ public final class QueryEngine {
         void cancel();
     }
 
-    public StatementResult.Rows query(String sql, Consumer<Cancellable> running) {
-        SqlNode parsed = SqlStatementParser.parse(sql);
+    /** Runs the query {@code sql}, which the caller has parsed into {@code parsed}. */
+    public StatementResult.Rows query(SqlNode parsed, String sql, Consumer<Cancellable> running) {
         Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(parsed);
         if (byKey.isPresent()) {
             return byKey.get();
@@ -82,9 +82,18 @@ public final class QueryEngine {
         return new StatementResult.Rows(columns, rows);
     }
 
-    /** Streams a query's rows to {@code action}; returns the result's columns. */
-    public List<ResultColumn> forEachRow(String sql, Consumer<Cancellable> running, Consumer<Object[]> action) {
-        return forEachRow(sql, ResultNames.of(SqlStatementParser.parse(sql)), running, action);
+    /** Streams the rows of the query {@code sql}, parsed into {@code parsed}, to {@code action}; returns the result's columns. */
+    public List<ResultColumn> forEachRow(SqlNode parsed, String sql, Consumer<Cancellable> running,
+                                         Consumer<Object[]> action) {
+        return forEachRow(sql, ResultNames.of(parsed), running, action);
+    }
+
+    /**
+     * Streams the rows of a query the service wrote itself, which nobody sees the column names of:
+     * unnamed expressions keep Calcite's {@code EXPR$n}.
+     */
+    public List<ResultColumn> forEachGeneratedRow(String sql, Consumer<Cancellable> running, Consumer<Object[]> action) {
+        return forEachRow(sql, List.of(), running, action);
     }
 
     private List<ResultColumn> forEachRow(String sql, List<String> names, Consumer<Cancellable> running,
@@ -121,9 +130,9 @@ public final class QueryEngine {
         }
     }
 
-    /** The columns a query would return, from Calcite's plan, without running it. */
-    public List<ResultColumn> describe(String sql) {
-        List<String> names = ResultNames.of(SqlStatementParser.parse(sql));
+    /** The columns the query {@code sql}, parsed into {@code parsed}, would return, from Calcite's plan, without running it. */
+    public List<ResultColumn> describe(SqlNode parsed, String sql) {
+        List<String> names = ResultNames.of(parsed);
         Hook.Closeable division = PostgresArithmetic.inThisThread();
         try (java.sql.Connection connection = connect();
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {

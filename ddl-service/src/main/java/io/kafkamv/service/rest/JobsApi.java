@@ -11,21 +11,20 @@ import io.javalin.http.Context;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
-import io.kafkamv.service.jobs.JobRates;
-import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.statement.StatementExecutor;
+import io.kafkamv.service.jobs.JobRates;
+import io.kafkamv.service.statement.JobCommands;
 
 /** {@code /v1/jobs}: the same jobs SHOW JOBS lists, with their offsets and status. */
 final class JobsApi {
 
     private final JobStore store;
-    private final StatementExecutor executor;
+    private final JobCommands jobs;
     private final JobRates rates;
 
-    JobsApi(JobStore store, StatementExecutor executor, JobRates rates) {
+    JobsApi(JobStore store, JobCommands jobs, JobRates rates) {
         this.store = store;
-        this.executor = executor;
+        this.jobs = jobs;
         this.rates = rates;
     }
 
@@ -41,14 +40,15 @@ final class JobsApi {
         job(ctx).ifPresent(job -> ctx.json(json(job)));
     }
 
-    /** Cancels through CANCEL JOBS, so both doors cancel the same way. */
+    /** Cancels as CANCEL JOBS does, so both doors cancel the same way. */
     void cancel(Context ctx) {
         if (job(ctx).isEmpty()) {
             return;
         }
         try {
-            executor.execute(executor.openSession("rest", "dev"), "CANCEL JOBS " + ctx.pathParam("id"), Notices.NONE);
-            ctx.status(202).json(Map.of("id", Long.parseLong(ctx.pathParam("id")), "status", "CANCELLING"));
+            long id = Long.parseLong(ctx.pathParam("id"));
+            jobs.cancel(List.of(id));
+            ctx.status(202).json(Map.of("id", id, "status", "CANCELLING"));
         } catch (SqlError error) {
             Problem.respond(ctx, Problem.of(error, null));
         }

@@ -2,7 +2,6 @@ package io.kafkamv.service.rest;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +18,8 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.result.Notices;
-import io.kafkamv.service.statement.StatementExecutor;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

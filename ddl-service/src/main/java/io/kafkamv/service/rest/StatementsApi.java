@@ -12,13 +12,12 @@ import io.javalin.http.Context;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
-import io.kafkamv.service.statement.Session;
-import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.statement.SqlScript;
-import io.kafkamv.service.statement.StatementExecutor;
-import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.background.BackgroundStatements;
 import io.kafkamv.service.background.ResultJson;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.statement.ScriptRunner;
+import io.kafkamv.service.statement.Session;
+import io.kafkamv.service.statement.StatementExecutor;
 
 /**
  * {@code POST /v1/statements}: runs one or more statements in order, in a session made for the
@@ -69,18 +68,18 @@ final class StatementsApi {
         Session session = executor.openSession("rest", "dev");
         variables.forEach(session::set);
         List<Map<String, Object>> results = new ArrayList<>();
-        for (SqlScript.Statement statement : SqlScript.split(request.sql())) {
+        ScriptRunner.Run run = new ScriptRunner(executor).start(session, request.sql());
+        while (run.hasNext()) {
             List<String> notices = new ArrayList<>();
-            try {
-                StatementResult result = executor.execute(session, statement.text(), notices::add);
-                results.add(ResultJson.of(statement.text(), result, notices));
-            } catch (SqlError error) {
-                Problem problem = Problem.of(error.shiftedBy(statement.offset()), statement.text());
+            ScriptRunner.Outcome outcome = run.next(notices::add);
+            if (outcome instanceof ScriptRunner.Failed failed) {
+                Problem problem = Problem.of(failed.error(), failed.statement().text());
                 Map<String, Object> body = new LinkedHashMap<>(ProblemJson.toMap(problem));
                 body.put("results", results);
                 ctx.status(problem.status()).json(body).contentType(Problem.CONTENT_TYPE);
                 return;
             }
+            results.add(ResultJson.of(outcome.statement().text(), ((ScriptRunner.Completed) outcome).result(), notices));
         }
         ctx.json(Map.of("results", results));
     }

@@ -22,7 +22,7 @@ import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
-final class JobCommands {
+public final class JobCommands {
 
     private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
 
@@ -66,7 +66,8 @@ final class JobCommands {
             new ResultColumn("Progress", SqlType.VARCHAR)), rows, "SHOW");
     }
 
-    StatementResult cancel(List<Long> ids) {
+    /** Cancels each job or background statement; throws, having cancelled those before it, at the first that is not running. */
+    public StatementResult cancel(List<Long> ids) {
         List<List<Object>> cancelled = new ArrayList<>();
         for (long id : ids) {
             if (runningStatements().stream().anyMatch(statement -> statement.id() == id)) {

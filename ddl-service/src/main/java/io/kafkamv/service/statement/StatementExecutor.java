@@ -1,17 +1,26 @@
 package io.kafkamv.service.statement;
 
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.parser.SqlAlterMaterializedView;
 import io.kafkamv.compiler.parser.SqlCancelJobs;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.parser.SqlDropObject;
+import io.kafkamv.compiler.parser.SqlExplainStatement;
 import io.kafkamv.compiler.parser.SqlFlush;
 import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.compiler.parser.SqlWait;
+import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.error.SqlError;
@@ -20,16 +29,19 @@ import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.SqlUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one statement of a session. The edges (pgwire, REST) split what the client sent with
- * {@link SqlScript} and call this once per statement, so both doors behave the same way.
+ * Runs one statement of a session: parses it once and hands the parse tree to the command that runs
+ * its kind. Scripts come here through {@link ScriptRunner}, one statement at a time.
  */
 public final class StatementExecutor {
 
@@ -41,6 +53,7 @@ public final class StatementExecutor {
     private final ViewCommands views;
     private final SessionCommands sessions;
     private final PsqlCatalog psqlCatalog;
+    private final Map<Class<?>, Handler<SqlNode>> handlers = new HashMap<>();
 
     public StatementExecutor(ServiceContext context) {
         this.context = context;
@@ -49,6 +62,12 @@ public final class StatementExecutor {
         this.views = new ViewCommands(context, jobs, tables);
         this.sessions = new SessionCommands(context);
         this.psqlCatalog = new PsqlCatalog(context.catalog());
+        registerHandlers();
+    }
+
+    /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH, for the doors that steer jobs without SQL text. */
+    public JobCommands jobs() {
+        return jobs;
     }
 
     public Session openSession(String user, String database) {
@@ -70,7 +89,7 @@ public final class StatementExecutor {
         }
         if (PsqlCatalog.isCatalogQuery(text)) {
             try {
-                return context.queries().query(text, session::running);
+                return context.queries().query(SqlStatementParser.parse(text), text, session::running);
             } catch (RuntimeException clientCatalogQuery) {
                 // psql's and pgjdbc's own catalog queries use PostgreSQL's functions, casts and operators.
                 return psqlCatalog.answer(text);
@@ -119,20 +138,20 @@ public final class StatementExecutor {
      * The result columns a statement will have, without running it (for a query), or an empty list
      * for statements that return no rows. Parameters ({@code $1}) are planned as nulls.
      */
-    public java.util.List<ResultColumn> describe(Session session, String text) {
+    public List<ResultColumn> describe(Session session, String text) {
         if (transactionTag(text) != null) {
-            return java.util.List.of();
+            return List.of();
         }
         try {
-            SqlNode node = SqlStatementParser.parse(text.replaceAll("\\$\\d+", "NULL"));
+            String planned = text.replaceAll("\\$\\d+", "NULL");
+            SqlNode node = SqlStatementParser.parse(planned);
             if (node.getKind().belongsTo(SqlKind.QUERY)) {
-                return context.queries().describe(text.replaceAll("\\$\\d+", "NULL"));
+                return context.queries().describe(node, planned);
             }
             if (node instanceof SqlShow show) {
-                StatementResult result = show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
-                return ((StatementResult.Rows) result).columns();
+                return ((StatementResult.Rows) show(session, show)).columns();
             }
-            return java.util.List.of();
+            return List.of();
         } catch (CompileException e) {
             throw SqlErrors.from(e);
         } catch (ExceptionInInitializerError e) {
@@ -151,8 +170,7 @@ public final class StatementExecutor {
         } catch (CompileException e) {
             throw SqlErrors.from(e);
         }
-        boolean dml = node instanceof SqlInsert || node instanceof org.apache.calcite.sql.SqlUpdate
-            || node instanceof org.apache.calcite.sql.SqlDelete;
+        boolean dml = node instanceof SqlInsert || node instanceof SqlUpdate || node instanceof SqlDelete;
         if (!dml && !(node instanceof SqlSetOption) && !node.getKind().belongsTo(SqlKind.QUERY)) {
             throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "a background statement runs queries, INSERT, UPDATE, "
                 + "DELETE and SET, not " + kind(node).replace('_', ' ').toUpperCase(java.util.Locale.ROOT), 1,
@@ -170,61 +188,59 @@ public final class StatementExecutor {
         };
     }
 
+    /** How a statement of one parse-tree class runs. */
+    @FunctionalInterface
+    private interface Handler<T extends SqlNode> {
+        StatementResult run(Session session, T node, String text, Notices notices);
+    }
+
+    private <T extends SqlNode> void on(Class<T> type, Handler<T> handler) {
+        handlers.put(type, (session, node, text, notices) -> handler.run(session, type.cast(node), text, notices));
+    }
+
+    /** Every statement but a query, by the class the parser makes of it. */
+    private void registerHandlers() {
+        on(SqlCreateMaterializedView.class, (session, view, text, notices) -> views.create(session, view, text, notices));
+        on(SqlCreateRelation.class, (session, relation, text, notices) -> tables.create(relation, text, notices));
+        on(SqlCreateSink.class, (session, sink, text, notices) -> views.createSink(session, sink, text, notices));
+        on(SqlCreateIndex.class, (session, index, text, notices) -> views.createIndex(session, index, text, notices));
+        on(SqlDropObject.class, (session, drop, text, notices) -> drop(drop, notices));
+        on(SqlShow.class, (session, show, text, notices) -> show(session, show));
+        on(SqlDescribeTable.class, (session, describe, text, notices) -> sessions.describe(describe));
+        on(SqlCancelJobs.class, (session, cancel, text, notices) -> jobs.cancel(cancel.jobIds()));
+        on(SqlWait.class, (session, wait, text, notices) -> wait.view().isPresent()
+            ? jobs.awaitView(session, wait.view().get().getSimple()) : jobs.awaitAll(session));
+        on(SqlAlterMaterializedView.class, (session, alter, text, notices) -> jobs.alter(alter));
+        on(SqlExplainStatement.class, (session, explain, text, notices) -> explain(explain, text));
+        on(SqlFlush.class, (session, flush, text, notices) -> jobs.flush(session));
+        on(SqlSetOption.class, (session, option, text, notices) -> sessions.set(session, option));
+        on(SqlInsert.class, (session, insert, text, notices) -> tables.insert(session, insert, text));
+        on(SqlUpdate.class, (session, update, text, notices) -> tables.updateOrDelete(session, update, text));
+        on(SqlDelete.class, (session, delete, text, notices) -> tables.updateOrDelete(session, delete, text));
+    }
+
     private StatementResult dispatch(Session session, SqlNode node, String text, Notices notices) {
-        if (node instanceof SqlCreateMaterializedView view) {
-            return views.create(session, view, text, notices);
-        }
-        if (node instanceof SqlCreateRelation relation) {
-            return tables.create(relation, text, notices);
-        }
-        if (node instanceof SqlCreateSink sink) {
-            return views.createSink(session, sink, text, notices);
-        }
-        if (node instanceof SqlCreateIndex index) {
-            return views.createIndex(session, index, text, notices);
-        }
-        if (node instanceof SqlDropObject drop) {
-            return drop(drop, notices);
-        }
-        if (node instanceof SqlShow show) {
-            return show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
-        }
-        if (node instanceof org.apache.calcite.sql.SqlDescribeTable describe) {
-            return sessions.describe(describe);
-        }
-        if (node instanceof SqlCancelJobs cancel) {
-            return jobs.cancel(cancel.jobIds());
-        }
-        if (node instanceof SqlWait wait) {
-            return wait.view().isPresent() ? jobs.awaitView(session, wait.view().get().getSimple()) : jobs.awaitAll(session);
-        }
-        if (node instanceof io.kafkamv.compiler.parser.SqlAlterMaterializedView alter) {
-            return jobs.alter(alter);
-        }
-        if (node instanceof io.kafkamv.compiler.parser.SqlExplainStatement explain) {
-            String plan = new io.kafkamv.compiler.SqlCompiler(context.catalog(), context.topicPartitions()).explain(explain.statement(), text);
-            java.util.List<java.util.List<Object>> lines = plan.lines()
-                .map(line -> java.util.Arrays.<Object>asList(line)).toList();
-            return new StatementResult.Rows(java.util.List.of(new ResultColumn("QUERY PLAN",
-                io.kafkamv.connectors.schema.SqlType.VARCHAR)), lines, "EXPLAIN");
-        }
-        if (node instanceof SqlFlush) {
-            return jobs.flush(session);
-        }
-        if (node instanceof SqlSetOption option) {
-            return sessions.set(session, option);
-        }
-        if (node instanceof SqlInsert insert) {
-            return tables.insert(session, insert, text);
-        }
-        if (node instanceof org.apache.calcite.sql.SqlUpdate || node instanceof org.apache.calcite.sql.SqlDelete) {
-            return tables.updateOrDelete(session, (org.apache.calcite.sql.SqlCall) node, text);
+        for (Class<?> type = node.getClass(); type != null; type = type.getSuperclass()) {
+            Handler<SqlNode> handler = handlers.get(type);
+            if (handler != null) {
+                return handler.run(session, node, text, notices);
+            }
         }
         if (node.getKind().belongsTo(SqlKind.QUERY)) {
-            return context.queries().query(text, session::running);
+            return context.queries().query(node, text, session::running);
         }
         throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, node.getKind().sql.replace('_', ' ') + " is not supported yet",
             1, null);
+    }
+
+    private StatementResult show(Session session, SqlShow show) {
+        return show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
+    }
+
+    private StatementResult explain(SqlExplainStatement explain, String text) {
+        String plan = new SqlCompiler(context.catalog(), context.topicPartitions()).explain(explain.statement(), text);
+        List<List<Object>> lines = plan.lines().map(line -> Arrays.<Object>asList(line)).toList();
+        return new StatementResult.Rows(List.of(new ResultColumn("QUERY PLAN", SqlType.VARCHAR)), lines, "EXPLAIN");
     }
 
     private StatementResult drop(SqlDropObject drop, Notices notices) {

@@ -10,8 +10,8 @@ import java.util.concurrent.TimeoutException;
 import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.TopicNames;
-import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SourceInclude;
+import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.connectors.format.IncludedColumns;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
@@ -326,7 +326,7 @@ final class TableCommands {
         String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
-        List<io.kafkamv.service.result.ResultColumn> resultColumns = context.queries().forEachRow(source, session::running,
+        List<io.kafkamv.service.result.ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session::running,
             row -> {
                 if (row.length != positions.length) {
                     throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
@@ -388,7 +388,7 @@ final class TableCommands {
         int[] newValues = assigned;
         List<String> keys = table.schema().keyColumns();
         long[] matched = {0};
-        context.queries().forEachRow(query.toString(), session::running, row -> {
+        context.queries().forEachGeneratedRow(query.toString(), session::running, row -> {
             matched[0]++;
             Object[] old = new Object[columns.size()];
             for (int i = 0; i < old.length; i++) {

@@ -1,12 +1,16 @@
 package io.kafkamv.it.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import java.util.Map;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -62,9 +66,39 @@ class ArchitectureTest {
     }
 
     @Test
+    void theServiceHasNoPackageCycles() {
+        slices().assignedFrom(packagesOf("io.kafkamv.service")).should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
     void theImportSeesEveryModule() {
         MODULES.values().forEach(base ->
             org.assertj.core.api.Assertions.assertThat(classes.containPackage(base))
                 .as("classes of %s were imported", base).isTrue());
+    }
+
+    /**
+     * Each package right under {@code base} is a slice, and so is {@code base} itself: a cycle through
+     * the module's root package (a subpackage using a class of the root that uses the subpackage) counts.
+     */
+    private static SliceAssignment packagesOf(String base) {
+        return new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                String name = javaClass.getPackageName();
+                if (name.equals(base)) {
+                    return SliceIdentifier.of("(root)");
+                }
+                if (!name.startsWith(base + ".")) {
+                    return SliceIdentifier.ignore();
+                }
+                return SliceIdentifier.of(name.substring(base.length() + 1).split("\\.")[0]);
+            }
+
+            @Override
+            public String getDescription() {
+                return "packages of " + base;
+            }
+        };
     }
 }
