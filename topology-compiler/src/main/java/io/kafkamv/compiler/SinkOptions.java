@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.compiler.plan.SinkOutput.SinkType;

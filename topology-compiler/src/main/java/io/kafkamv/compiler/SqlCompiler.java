@@ -4,9 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.compiler.catalog.Catalog;
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.IndexOutput;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.planner.ViewPlanner;
@@ -80,7 +84,7 @@ public final class SqlCompiler {
         String on = statement.on().getSimple();
         Relation relation = catalog.relation(on).orElseThrow(() -> new CompileException(
             CompileException.Category.UNKNOWN_OBJECT, "relation \"" + on + "\" does not exist",
-            SqlStatementParser.offsetOf(statementText, statement.on().getParserPosition()), null));
+            CompileException.positionOf(statementText, statement.on().getParserPosition()), null));
         List<Integer> columns = new java.util.ArrayList<>();
         for (SqlNode column : statement.columns()) {
             String columnName = ((SqlIdentifier) column).getSimple();
@@ -88,7 +92,7 @@ public final class SqlCompiler {
             if (position < 0) {
                 throw new CompileException(CompileException.Category.UNKNOWN_COLUMN,
                     "column \"" + columnName + "\" does not exist in " + on,
-                    SqlStatementParser.offsetOf(statementText, column.getParserPosition()), null);
+                    CompileException.positionOf(statementText, column.getParserPosition()), null);
             }
             columns.add(position);
         }

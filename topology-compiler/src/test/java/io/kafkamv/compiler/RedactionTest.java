@@ -2,6 +2,7 @@ package io.kafkamv.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kafkamv.compiler.parser.Redaction;
 import org.junit.jupiter.api.Test;
 
 class RedactionTest {

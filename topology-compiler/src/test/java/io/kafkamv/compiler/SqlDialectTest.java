@@ -2,6 +2,7 @@ package io.kafkamv.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kafkamv.compiler.parser.SqlDialect;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParser;

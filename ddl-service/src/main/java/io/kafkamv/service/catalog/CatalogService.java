@@ -7,8 +7,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kafkamv.compiler.Catalog;
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Catalog;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.JobStore;

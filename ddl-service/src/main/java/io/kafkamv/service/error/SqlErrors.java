@@ -1,6 +1,6 @@
 package io.kafkamv.service.error;
 
-import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.error.CompileException;
 
 /** The compiler's errors, and the data errors of running a statement, as SQL errors with PostgreSQL's codes. */
 public final class SqlErrors {

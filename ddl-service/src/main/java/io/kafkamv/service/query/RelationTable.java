@@ -2,7 +2,7 @@ package io.kafkamv.service.query;
 
 import java.util.function.Supplier;
 
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.types.CalciteTypes;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;

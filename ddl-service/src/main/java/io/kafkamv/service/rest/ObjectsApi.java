@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.javalin.http.Context;
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyGraph;
 import io.kafkamv.connectors.schema.Column;

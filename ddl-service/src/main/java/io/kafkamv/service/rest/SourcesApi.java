@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.javalin.http.Context;
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
-import io.kafkamv.connectors.format.DeadLetters;
 
 /**
  * {@code /v1/sources}: the sources, their format, and how many of their records could not be read,

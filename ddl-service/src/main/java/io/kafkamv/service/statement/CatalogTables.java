@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;

@@ -3,10 +3,10 @@ package io.kafkamv.service.statement;
 import java.util.List;
 
 import io.kafkamv.compiler.CompiledView;
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;

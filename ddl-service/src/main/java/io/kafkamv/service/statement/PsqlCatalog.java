@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;

@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.schema.SqlType;

@@ -5,9 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlAlterMaterializedView;
 import io.kafkamv.compiler.parser.SqlCancelJobs;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
@@ -19,6 +18,7 @@ import io.kafkamv.compiler.parser.SqlExplainStatement;
 import io.kafkamv.compiler.parser.SqlFlush;
 import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.parser.SqlShow;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.parser.SqlWait;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
@@ -113,7 +113,7 @@ public final class StatementExecutor {
             // The second: Calcite computes constant expressions (SELECT 1/0) in the static initializer of the code it generates.
             SqlError error = SqlErrors.fromRunning(e);
             if (error.state() == SqlState.INTERNAL_ERROR) {
-                LOG.error("Statement failed unexpectedly: {}", io.kafkamv.compiler.Redaction.statement(text), e);
+                LOG.error("Statement failed unexpectedly: {}", io.kafkamv.compiler.parser.Redaction.statement(text), e);
             }
             failure = error.state().code();
             throw error;

@@ -7,9 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.TopicNames;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SourceInclude;
 import io.kafkamv.compiler.parser.SqlCreateRelation;
 import io.kafkamv.compiler.parser.SqlObjectKind;
@@ -214,7 +214,7 @@ final class TableCommands {
     }
 
     private static int offset(String text, SourceInclude include) {
-        return io.kafkamv.compiler.SqlStatementParser.offsetOf(text, include.pos());
+        return io.kafkamv.compiler.error.CompileException.positionOf(text, include.pos());
     }
 
     /** Creates the entry; when a create of the same name on another instance came first, deletes the topic made for it. */
@@ -235,7 +235,7 @@ final class TableCommands {
             String typeName = declaration.dataType.getTypeName().getSimple();
             SqlType type = SqlType.fromName(typeName).orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_OBJECT,
                 "type \"" + typeName.toLowerCase(java.util.Locale.ROOT) + "\" does not exist",
-                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, declaration.dataType.getParserPosition()),
+                io.kafkamv.compiler.error.CompileException.positionOf(text, declaration.dataType.getParserPosition()),
                 "supported types: boolean, smallint, int, bigint, real, double precision, numeric, varchar, text, "
                     + "date, time, timestamp, timestamptz, interval, bytea, jsonb"));
             boolean nullable = !Boolean.FALSE.equals(declaration.dataType.getNullable());
@@ -416,7 +416,7 @@ final class TableCommands {
     private Relation writableTable(String name, SqlNode target, String text) {
         CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
             .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
-                io.kafkamv.compiler.SqlStatementParser.offsetOf(text, target.getParserPosition()), null));
+                io.kafkamv.compiler.error.CompileException.positionOf(text, target.getParserPosition()), null));
         if (entry.kind() != ObjectKind.TABLE) {
             throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot change " + entry.kind().name()
                 .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " \"" + name + "\": only tables take writes");

@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
-import io.kafkamv.compiler.CompileException;
 import io.kafkamv.compiler.CompiledIndex;
 import io.kafkamv.compiler.CompiledSink;
 import io.kafkamv.compiler.CompiledView;
 import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;

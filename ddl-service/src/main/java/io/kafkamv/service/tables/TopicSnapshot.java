@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import io.kafkamv.compiler.Relation;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.format.MalformedRecordException;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.kafka.TopicScan;

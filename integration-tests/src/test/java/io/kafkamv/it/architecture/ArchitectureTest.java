@@ -71,6 +71,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theCompilerHasNoPackageCycles() {
+        slices().assignedFrom(packagesOf("io.kafkamv.compiler")).should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
     void theImportSeesEveryModule() {
         MODULES.values().forEach(base ->
             org.assertj.core.api.Assertions.assertThat(classes.containPackage(base))

@@ -2,7 +2,6 @@ package io.kafkamv.compiler.parser;
 
 import java.util.Map;
 
-import io.kafkamv.compiler.Redaction;
 import org.apache.calcite.sql.SqlWriter;
 
 /**

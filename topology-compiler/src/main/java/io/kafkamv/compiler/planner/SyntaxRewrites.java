@@ -3,8 +3,7 @@ package io.kafkamv.compiler.planner;
 import java.util.Locale;
 import java.util.Set;
 
-import io.kafkamv.compiler.CompileException;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.error.CompileException;
 
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -45,7 +44,7 @@ final class SyntaxRewrites extends SqlBasicVisitor<Void> {
         if (call instanceof SqlLambda lambda) {
             throw new CompileException(CompileException.Category.SYNTAX,
                 "\"->\" directly inside a function's arguments is read as a lambda",
-                SqlStatementParser.offsetOf(statementText, lambda.getParserPosition()),
+                CompileException.positionOf(statementText, lambda.getParserPosition()),
                 "put the JSON access in parentheses, as in max((doc -> 'tags') ->> 0)");
         }
         if (call.getKind() == SqlKind.COLLECTION_TABLE && call.operandCount() == 1

@@ -4,8 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.compiler.Relation;
-import io.kafkamv.compiler.ResultNames;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.connectors.schema.RowSchema;

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
-import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
 import io.kafkamv.compiler.planner.QueryPlanner;

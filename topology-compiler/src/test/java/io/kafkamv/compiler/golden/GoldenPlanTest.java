@@ -10,12 +10,12 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.topology.TopologyFactory;

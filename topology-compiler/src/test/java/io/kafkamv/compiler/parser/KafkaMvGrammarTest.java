@@ -3,8 +3,7 @@ package io.kafkamv.compiler.parser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kafkamv.compiler.CompileException;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.error.CompileException;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
-import io.kafkamv.compiler.CompileException;
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;

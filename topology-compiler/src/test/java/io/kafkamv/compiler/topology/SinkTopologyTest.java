@@ -9,11 +9,11 @@ import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kafkamv.compiler.CompileException;
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlCreateSink;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.kafkamv.compiler.CompiledView;
-import io.kafkamv.compiler.Relation;
 import io.kafkamv.compiler.SqlCompiler;
-import io.kafkamv.compiler.SqlStatementParser;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;

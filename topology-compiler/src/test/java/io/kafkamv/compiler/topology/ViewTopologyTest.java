@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.util.List;
 
-import io.kafkamv.compiler.CompileException;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import org.junit.jupiter.api.Test;

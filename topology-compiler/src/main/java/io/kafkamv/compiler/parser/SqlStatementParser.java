@@ -1,11 +1,11 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.parser;
 
 import java.util.Locale;
 
+import io.kafkamv.compiler.error.CompileException;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 
 /** Parses one statement of kafka-mv's SQL into Calcite's tree, or says where and why it cannot. */
 public final class SqlStatementParser {
@@ -21,24 +21,8 @@ public final class SqlStatementParser {
         }
     }
 
-    /** The 1-based character offset of a Calcite position (1-based line and column). */
-    public static int offsetOf(String sql, SqlParserPos pos) {
-        if (pos == null || pos.getLineNum() <= 0) {
-            return 0;
-        }
-        int offset = 0;
-        for (int line = 1; line < pos.getLineNum(); line++) {
-            int newline = sql.indexOf('\n', offset);
-            if (newline < 0) {
-                return 0;
-            }
-            offset = newline + 1;
-        }
-        return offset + pos.getColumnNum();
-    }
-
     private static CompileException syntaxError(String sql, SqlParseException e) {
-        int position = offsetOf(sql, e.getPos());
+        int position = CompileException.positionOf(sql, e.getPos());
         String found = tokenAt(sql, position);
         String message = found.isEmpty()
             ? "syntax error at end of input"

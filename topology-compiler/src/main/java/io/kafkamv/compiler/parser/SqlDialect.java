@@ -1,4 +1,4 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.parser;
 
 import java.util.Properties;
 

@@ -1,6 +1,8 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.error;
 
 import java.util.Optional;
+
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * A statement kafka-mv cannot compile: invalid SQL, an unknown name, or a construct it does not
@@ -35,5 +37,21 @@ public final class CompileException extends RuntimeException {
 
     public Optional<String> hint() {
         return Optional.ofNullable(hint);
+    }
+
+    /** The 1-based character offset in {@code sql} of a Calcite position (1-based line and column), or 0 for none. */
+    public static int positionOf(String sql, SqlParserPos pos) {
+        if (pos == null || pos.getLineNum() <= 0) {
+            return 0;
+        }
+        int offset = 0;
+        for (int line = 1; line < pos.getLineNum(); line++) {
+            int newline = sql.indexOf('\n', offset);
+            if (newline < 0) {
+                return 0;
+            }
+            offset = newline + 1;
+        }
+        return offset + pos.getColumnNum();
     }
 }

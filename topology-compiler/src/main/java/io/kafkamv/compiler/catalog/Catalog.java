@@ -1,4 +1,4 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.catalog;
 
 import java.util.Collection;
 import java.util.Optional;

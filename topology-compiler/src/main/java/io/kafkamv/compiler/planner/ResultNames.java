@@ -1,4 +1,4 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.planner;
 
 import java.util.ArrayList;
 import java.util.List;

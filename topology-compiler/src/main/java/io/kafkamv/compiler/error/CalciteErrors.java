@@ -1,4 +1,4 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.error;
 
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -11,7 +11,7 @@ public final class CalciteErrors {
 
     /** Calcite's validation error as a CompileException placed in {@code statementText}. */
     public static CompileException translate(CalciteContextException e, String statementText) {
-        int position = SqlStatementParser.offsetOf(statementText,
+        int position = CompileException.positionOf(statementText,
             new SqlParserPos(e.getPosLine(), e.getPosColumn()));
         String message = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
         if (message.startsWith("Object '") && message.contains("not found")) {

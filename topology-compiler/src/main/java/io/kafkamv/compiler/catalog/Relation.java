@@ -1,4 +1,4 @@
-package io.kafkamv.compiler;
+package io.kafkamv.compiler.catalog;
 
 import java.util.List;
 import java.util.Map;
