@@ -11,7 +11,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /** Floats in text format as a real PostgreSQL writes them (the one {@code bin/test-postgres start} runs). */
-class PgTextFormatTest {
+class PgTextFormatMatchesPostgresIT {
 
     // 2.82879384806159E17, 4.9e-324 and 1e23: Java 17's Double.toString gives more digits than the shortest
     private static final List<Double> DOUBLES = List.of(117.0, 1.5, 0.1, 1e15, 1e16, 123456789012345.0, 1e-4, 1e-5,

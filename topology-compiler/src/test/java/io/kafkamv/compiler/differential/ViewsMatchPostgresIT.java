@@ -26,7 +26,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * holds for views over tables, windowed views, and views over other views.
  * A failing history is shrunk and its seed printed by jqwik, and re-run first next time.
  */
-class ViewsMatchPostgresTest {
+class ViewsMatchPostgresIT {
 
     static final List<String> QUERIES = List.of(
         "SELECT id, customer, amount FROM orders WHERE amount > 5",

@@ -11,7 +11,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /** The PostgreSQL functions kafka-mv adds to Calcite's, against a real PostgreSQL ({@code bin/test-postgres start}). */
-class FunctionsMatchPostgresTest {
+class FunctionsMatchPostgresIT {
 
     private static final List<String> TEXTS = List.of("", "ann", "naïve", "日本語", "emoji 🎉!");
     private static final List<String> UNITS = List.of("microseconds", "milliseconds", "second", "minute", "hour", "day",

@@ -21,7 +21,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * the same value, scale and rounding, checked against the real PostgreSQL for 1,000 random operand pairs from
  * 10^-10 to 10^12 in size.
  */
-class NumericDivisionMatchesPostgresTest {
+class NumericDivisionMatchesPostgresIT {
 
     private static Postgres postgres;
 
