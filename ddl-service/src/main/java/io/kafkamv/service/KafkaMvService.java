@@ -121,8 +121,8 @@ public final class KafkaMvService implements AutoCloseable {
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
-            (view, key) -> runner.viewRowByKey(view.jobId(), key),
-            (index, values) -> runner.indexRows(index.jobId(), values, Duration.ofSeconds(10)),
+            (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),
+            (index, values) -> runner.reads().indexRows(index.jobId(), values, Duration.ofSeconds(10)),
             new CatalogTables(catalog)::addTo);
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
@@ -148,7 +148,7 @@ public final class KafkaMvService implements AutoCloseable {
                 return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
             }
             try {
-                return runner.viewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
+                return runner.reads().viewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
                     SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                     "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
             } catch (InterruptedException e) {

@@ -3,7 +3,6 @@ package io.kafkamv.service.jobs;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -13,8 +12,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 record BackfillProgress(Map<String, Long> consumed, double fraction, boolean done) {
 
-    static BackfillProgress of(Map<String, Long> start, Map<String, Long> target,
-                               Map<TopicPartition, OffsetAndMetadata> committed) {
+    /** From the offsets a job started at and must reach, and those it has committed, all keyed {@code topic:partition}. */
+    static BackfillProgress of(Map<String, Long> start, Map<String, Long> target, Map<String, Long> committed) {
         Map<String, Long> consumed = new HashMap<>();
         long total = 0;
         long done = 0;
@@ -23,8 +22,8 @@ record BackfillProgress(Map<String, Long> consumed, double fraction, boolean don
             String partition = entry.getKey();
             long from = start.getOrDefault(partition, 0L);
             long to = entry.getValue();
-            OffsetAndMetadata commit = committed.get(parse(partition));
-            long position = commit == null ? from : Math.min(Math.max(commit.offset(), from), to);
+            Long commit = committed.get(partition);
+            long position = commit == null ? from : Math.min(Math.max(commit, from), to);
             consumed.put(partition, position);
             total += to - from;
             done += position - from;

@@ -32,7 +32,7 @@ public final class RestServer implements AutoCloseable {
         StatementsApi statements = new StatementsApi(executor, background, store);
         JobsApi jobs = new JobsApi(store, executor.jobs(), rates);
         ObjectsApi objects = new ObjectsApi(store, runner, executor);
-        ViewsApi views = new ViewsApi(store, runner);
+        ViewsApi views = new ViewsApi(store, runner.reads());
         SourcesApi sources = new SourcesApi(store, clientProperties);
         byte[] openApi = resource("/openapi.json");
         this.app = Javalin.create(config -> {
@@ -63,12 +63,12 @@ public final class RestServer implements AutoCloseable {
             config.routes.get("/v1/jobs/{id}", jobs::get);
             config.routes.delete("/v1/jobs/{id}", jobs::cancel);
             config.routes.post("/v1/jobs/{id}/wait", jobs::await);
-            config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.localViewRows(Long.parseLong(ctx.pathParam("id")))
+            config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.reads().localViewRows(Long.parseLong(ctx.pathParam("id")))
                 .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
                         .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
                     () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
                         "job " + ctx.pathParam("id") + " has no ready rows on this instance"))));
-            config.routes.get("/internal/v1/jobs/{id}/index", ctx -> runner.localIndexRows(Long.parseLong(ctx.pathParam("id")),
+            config.routes.get("/internal/v1/jobs/{id}/index", ctx -> runner.reads().localIndexRows(Long.parseLong(ctx.pathParam("id")),
                     java.util.Base64.getUrlDecoder().decode(java.util.Objects.requireNonNull(ctx.queryParam("prefix"))))
                 .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
                         .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),

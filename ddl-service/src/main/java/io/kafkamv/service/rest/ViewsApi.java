@@ -19,7 +19,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.background.JsonValues;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.jobs.ViewReads;
 import io.kafkamv.service.statement.JdbcValues;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -31,11 +31,11 @@ final class ViewsApi {
     private static final int DEFAULT_LIMIT = 100;
 
     private final JobStore store;
-    private final JobRunner runner;
+    private final ViewReads reads;
 
-    ViewsApi(JobStore store, JobRunner runner) {
+    ViewsApi(JobStore store, ViewReads reads) {
         this.store = store;
-        this.runner = runner;
+        this.reads = reads;
     }
 
     void list(Context ctx) {
@@ -60,7 +60,7 @@ final class ViewsApi {
             return;
         }
         Relation relation = CatalogService.relation(view.get());
-        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> rows = runner.viewStore(view.get().jobId());
+        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> rows = reads.viewStore(view.get().jobId());
         if (rows.isEmpty()) {
             Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
             return;

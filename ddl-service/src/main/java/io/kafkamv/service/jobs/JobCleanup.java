@@ -1,0 +1,102 @@
+package io.kafkamv.service.jobs;
+
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStore;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes what a cancelled or dropped job made in the cluster: its topics, its consumer groups, and
+ * then its catalog entry and its job record. Each step is idempotent; a step that cannot be done yet
+ * (another instance still runs the job) is left for the next round.
+ */
+final class JobCleanup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobCleanup.class);
+
+    private final JobStore store;
+    private final Admin admin;
+
+    JobCleanup(JobStore store, Admin admin) {
+        this.store = store;
+        this.admin = admin;
+    }
+
+    /** Deletes the job's topics and groups, then its records; the caller has stopped it on this instance. */
+    void cleanUp(Job job) {
+        String applicationId = ViewRuntime.applicationId(job.id());
+        Optional<String> ownTopic;
+        try {
+            ownTopic = ownOutputTopic(job);
+        } catch (IllegalArgumentException | UncheckedIOException newer) {
+            // A plan this version cannot read (a newer instance made it): that instance cleans it up.
+            LOG.warn("Job {}: cannot read its plan, so its output topic is left to an instance that can: {}",
+                job.id(), newer.getMessage());
+            return;
+        }
+        try {
+            Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                .filter(topic -> topic.startsWith(applicationId + "-") || ownTopic.filter(topic::equals).isPresent())
+                .collect(Collectors.toSet());
+            if (!topics.isEmpty()) {
+                admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+            }
+            deleteGroup(applicationId);
+            deleteGroup(ViewRuntime.jdbcGroupId(job.id()));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupNotEmptyException) {
+                LOG.info("Job {}: waiting for other instances to stop it before deleting its group", job.id());
+                return;
+            }
+            if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                LOG.warn("Cleaning up job {} failed; retrying: {}", job.id(), e.getCause().toString());
+                return;
+            }
+        } catch (TimeoutException e) {
+            LOG.warn("Cleaning up job {} timed out; retrying", job.id());
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Optional<CatalogEntry> entry = store.object(job.objectName()).filter(object -> object.jobId() == job.id());
+        entry.ifPresent(object -> store.removeObject(object.name()));
+        store.removeJob(job.id());
+    }
+
+    /** A view's changelog and a JDBC sink's topic are its own; a Kafka sink's topic belongs to its readers and stays. */
+    private static Optional<String> ownOutputTopic(Job job) {
+        if (job.plan() == null) {
+            return Optional.empty();
+        }
+        PhysicalPlan plan = PlanJson.fromTree(job.plan());
+        boolean own = plan.sink() == null || plan.sink().writesToDatabase();
+        return own ? Optional.ofNullable(plan.outputTopic()) : Optional.empty();
+    }
+
+    private void deleteGroup(String groupId) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            admin.deleteConsumerGroups(List.of(groupId)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.kafkamv.service.jobs;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A job's offsets as the cluster's admin API and its changelogs tell them. */
+final class KafkaJobOffsets implements JobOffsets {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaJobOffsets.class);
+
+    private final Admin admin;
+    private final Properties clientProperties;
+
+    KafkaJobOffsets(Admin admin, Properties clientProperties) {
+        this.admin = admin;
+        this.clientProperties = clientProperties;
+    }
+
+    @Override
+    public Map<String, Long> committed(long jobId) {
+        try {
+            return keyed(groupOffsets(ViewRuntime.applicationId(jobId)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("Cannot read committed offsets of job {}: {}", jobId, e.toString());
+            return Map.of();
+        }
+    }
+
+    @Override
+    public Map<String, Long> writtenToDatabase(long jobId) throws ExecutionException, InterruptedException, TimeoutException {
+        return keyed(groupOffsets(ViewRuntime.jdbcGroupId(jobId)));
+    }
+
+    @Override
+    public Set<String> internalTopics(long jobId) throws ExecutionException, InterruptedException, TimeoutException {
+        String prefix = ViewRuntime.applicationId(jobId) + "-";
+        return admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+            .filter(topic -> topic.startsWith(prefix))
+            .collect(Collectors.toSet());
+    }
+
+    @Override
+    public Map<String, Long> ends(Collection<String> topics) {
+        return topics.isEmpty() ? Map.of() : Offsets.end(admin, topics);
+    }
+
+    @Override
+    public Optional<Map<String, Long>> heldBack(Collection<String> changelogs) {
+        try {
+            return Optional.of(HeldBackPartials.read(admin, clientProperties, changelogs));
+        } catch (KafkaException | IllegalStateException | ExecutionException | TimeoutException e) {
+            LOG.debug("Cannot read held-back partials from {} yet: {}", changelogs, e.toString());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Source records the job's consumer group has not committed yet, over every instance: how far the
+     * object trails its sources.
+     */
+    long lag(long jobId, List<String> sources) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<String, Long> committed = keyed(groupOffsets(ViewRuntime.applicationId(jobId)));
+        Map<String, Long> start = Offsets.start(admin, sources);
+        long lag = 0;
+        for (Map.Entry<String, Long> end : Offsets.end(admin, sources).entrySet()) {
+            long position = committed.getOrDefault(end.getKey(), start.getOrDefault(end.getKey(), 0L));
+            lag += Math.max(0, end.getValue() - position);
+        }
+        return lag;
+    }
+
+    /** Sets a new job's group offsets, before its first start, to where its record says it starts. */
+    void seed(long jobId, Map<String, Long> start) throws ExecutionException, InterruptedException, TimeoutException {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        start.forEach((partition, offset) -> offsets.put(BackfillProgress.parse(partition), new OffsetAndMetadata(offset)));
+        admin.alterConsumerGroupOffsets(ViewRuntime.applicationId(jobId), offsets).all().get(30, TimeUnit.SECONDS);
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> groupOffsets(String groupId)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        return admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+    }
+
+    /** A group's offsets keyed as jobs store them; a partition the group has no offset for is left out. */
+    private static Map<String, Long> keyed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        Map<String, Long> keyed = new HashMap<>();
+        offsets.forEach((partition, commit) -> {
+            if (commit != null) {
+                keyed.put(BackfillProgress.key(partition), commit.offset());
+            }
+        });
+        return keyed;
+    }
+}

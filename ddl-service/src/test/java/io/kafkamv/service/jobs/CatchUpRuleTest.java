@@ -1,0 +1,179 @@
+package io.kafkamv.service.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.SinkOutput;
+import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.topology.PendingPartials;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import org.junit.jupiter.api.Test;
+
+/** When a job has caught up, from the offsets Kafka would report ({@link JobOffsetsTestDouble}). */
+class CatchUpRuleTest {
+
+    private static final long JOB = 1002;
+    private static final String INTERNAL = ViewRuntime.applicationId(JOB) + "-";
+    private static final String EXCHANGE = INTERNAL + "aggregate-exchange-repartition";
+    private static final String CHANGELOG = INTERNAL + "partials" + PendingPartials.CHANGELOG_SUFFIX;
+    private static final Map<String, Long> TARGETS = Map.of("t:0", 100L, "t:1", 50L);
+
+    private final JobOffsetsTestDouble offsets = new JobOffsetsTestDouble();
+    private final CatchUpRule rule = new CatchUpRule(offsets);
+
+    @Test
+    void aJobHasCaughtUpOnlyWhenItsCommittedOffsetsReachEveryTarget() {
+        offsets.committed.put("t:0", 100L);
+        offsets.committed.put("t:1", 49L);
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isFalse();
+
+        offsets.committed.put("t:1", 50L);
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isTrue();
+    }
+
+    @Test
+    void aPartitionThatWasEmptyAtTheStartNeedsNoCommit() {
+        offsets.committed.put("t:0", 100L);
+        assertThat(rule.caughtUp(job(), view(), Map.of("t:0", 100L, "t:1", 0L))).isTrue();
+    }
+
+    @Test
+    void recordsHeldBackBeforeATargetAreWaitedFor() {
+        allCommitted();
+        offsets.internalTopics.add(CHANGELOG);
+        offsets.heldBack = Optional.of(Map.of("t:0", 99L));
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isFalse();
+
+        offsets.heldBack = Optional.of(Map.of("t:0", 100L));
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isTrue();
+    }
+
+    @Test
+    void heldBackPartialsThatCannotBeReadYetAreNotTakenForNone() {
+        allCommitted();
+        offsets.internalTopics.add(CHANGELOG);
+        offsets.heldBack = Optional.empty();
+
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isFalse();
+    }
+
+    @Test
+    void recordsHeldBackFromAnExchangeAreAlwaysWaitedFor() {
+        allCommitted();
+        offsets.heldBack = Optional.of(Map.of(EXCHANGE + ":0", 1_000_000L));
+
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isFalse();
+    }
+
+    @Test
+    void recordsHeldBackFromASourcePartitionAddedSinceTheJobBeganAreNotWaitedFor() {
+        allCommitted();
+        offsets.heldBack = Optional.of(Map.of("t:2", 0L));
+
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isTrue();
+    }
+
+    @Test
+    void anExchangeMustBeDrainedUpToItsEndReadAfterTheHeldBackRecords() {
+        allCommitted();
+        offsets.internalTopics.add(EXCHANGE);
+        offsets.ends.put(EXCHANGE + ":0", 40L);
+        offsets.committed.put(EXCHANGE + ":0", 39L);
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isFalse();
+
+        offsets.committed.put(EXCHANGE + ":0", 40L);
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).isTrue();
+        assertThat(offsets.calls).containsSubsequence("heldBack", "ends [" + EXCHANGE + "]");
+    }
+
+    @Test
+    void aJdbcSinkHasCaughtUpWhenItsTableHasEveryChangeOfItsTopic() {
+        allCommitted();
+        offsets.ends.put("kmv-sink-orders:0", 7L);
+        offsets.writtenToDatabase.put("kmv-sink-orders:0", 6L);
+        assertThat(rule.caughtUp(job(), jdbcSink(), TARGETS)).isFalse();
+        assertThat(rule.caughtUp(job(), view(), TARGETS)).as("a view has no table to wait for").isTrue();
+
+        offsets.writtenToDatabase.put("kmv-sink-orders:0", 7L);
+        assertThat(rule.caughtUp(job(), jdbcSink(), TARGETS)).isTrue();
+    }
+
+    private void allCommitted() {
+        offsets.committed.putAll(TARGETS);
+    }
+
+    private static Job job() {
+        return new Job(JOB, "v", "CREATE MATERIALIZED VIEW v AS SELECT * FROM t", null, true, JobStatus.CREATING, null,
+            Map.of("t:0", 0L, "t:1", 0L), TARGETS, Map.of(), 0, "instance-1", -1, Instant.EPOCH, Instant.EPOCH);
+    }
+
+    private static PhysicalPlan view() {
+        RowSchema schema = RowSchema.of(Column.of("id", SqlType.INTEGER));
+        return new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, "v", "kmv-view-v", "v",
+            List.of(new TableScanStep("s0", "t", "t", schema, List.of(), true)), null, null);
+    }
+
+    private static PhysicalPlan jdbcSink() {
+        return view().writtenTo(new SinkOutput("jdbc", "kmv-sink-orders", "json", SinkOutput.SinkType.UPSERT,
+            List.of("id"), false, new SinkOutput.Jdbc("jdbc:postgresql://db/app", "orders", "app", null), Map.of()));
+    }
+
+    /** The offsets a test sets, in place of a Kafka cluster's; records the order it is asked in. */
+    private static final class JobOffsetsTestDouble implements JobOffsets {
+
+        final Map<String, Long> committed = new HashMap<>();
+        final Map<String, Long> writtenToDatabase = new HashMap<>();
+        final Set<String> internalTopics = new HashSet<>();
+        final Map<String, Long> ends = new HashMap<>();
+        Optional<Map<String, Long>> heldBack = Optional.of(Map.of());
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public Map<String, Long> committed(long jobId) {
+            calls.add("committed");
+            return Map.copyOf(committed);
+        }
+
+        @Override
+        public Map<String, Long> writtenToDatabase(long jobId) {
+            return Map.copyOf(writtenToDatabase);
+        }
+
+        @Override
+        public Set<String> internalTopics(long jobId) {
+            return Set.copyOf(internalTopics);
+        }
+
+        @Override
+        public Map<String, Long> ends(Collection<String> topics) {
+            calls.add("ends " + topics);
+            Map<String, Long> of = new HashMap<>();
+            ends.forEach((partition, end) -> {
+                if (topics.contains(partition.substring(0, partition.lastIndexOf(':')))) {
+                    of.put(partition, end);
+                }
+            });
+            return of;
+        }
+
+        @Override
+        public Optional<Map<String, Long>> heldBack(Collection<String> changelogs) {
+            calls.add("heldBack");
+            return heldBack;
+        }
+    }
+}
