@@ -37,7 +37,7 @@ final class CatchUpRule {
         try {
             Set<String> internal = offsets.internalTopics(job.id());
             if (!nothingHeldBack(job, targets, internal.stream()
-                    .filter(topic -> HeldBackPartials.isChangelog(topic, ViewRuntime.applicationId(job.id()))).toList())) {
+                    .filter(topic -> HeldBackOffsetsReader.isChangelog(topic, ViewRuntime.applicationId(job.id()))).toList())) {
                 return false;
             }
             List<String> exchanges = internal.stream().filter(topic -> topic.endsWith("-repartition")).toList();
@@ -55,7 +55,7 @@ final class CatchUpRule {
     }
 
     /**
-     * Whether the job's partial aggregates (see {@link HeldBackPartials}) hold back no record before
+     * Whether the job's partial aggregates (see {@link HeldBackOffsetsReader}) hold back no record before
      * {@code targets} on its sources: the committed offsets count such records as read although the
      * aggregates do not have them yet. Records held back from an exchange are always waited for.
      */

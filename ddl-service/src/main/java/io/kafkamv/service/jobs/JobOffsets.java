@@ -27,7 +27,7 @@ interface JobOffsets {
 
     /**
      * The first input offset, per input partition, that the partial aggregates of these changelogs hold back
-     * as of the job's last commit; empty when that is not known yet (see {@link HeldBackPartials}).
+     * as of the job's last commit; empty when that is not known yet (see {@link HeldBackOffsetsReader}).
      */
     Optional<Map<String, Long>> heldBack(Collection<String> changelogs);
 }

@@ -66,7 +66,7 @@ final class KafkaJobOffsets implements JobOffsets {
     @Override
     public Optional<Map<String, Long>> heldBack(Collection<String> changelogs) {
         try {
-            return Optional.of(HeldBackPartials.read(admin, clientProperties, changelogs));
+            return Optional.of(HeldBackOffsetsReader.read(admin, clientProperties, changelogs));
         } catch (KafkaException | IllegalStateException | ExecutionException | TimeoutException e) {
             LOG.debug("Cannot read held-back partials from {} yet: {}", changelogs, e.toString());
             return Optional.empty();

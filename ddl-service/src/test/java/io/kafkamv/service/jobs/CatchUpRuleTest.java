@@ -15,7 +15,7 @@ import java.util.Set;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.compiler.plan.TableScanStep;
-import io.kafkamv.compiler.topology.PendingPartials;
+import io.kafkamv.compiler.topology.HeldBackOffsets;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -29,7 +29,7 @@ class CatchUpRuleTest {
     private static final long JOB = 1002;
     private static final String INTERNAL = ViewRuntime.applicationId(JOB) + "-";
     private static final String EXCHANGE = INTERNAL + "aggregate-exchange-repartition";
-    private static final String CHANGELOG = INTERNAL + "partials" + PendingPartials.CHANGELOG_SUFFIX;
+    private static final String CHANGELOG = INTERNAL + "partials" + HeldBackOffsets.CHANGELOG_SUFFIX;
     private static final Map<String, Long> TARGETS = Map.of("t:0", 100L, "t:1", 50L);
 
     private final JobOffsetsTestDouble offsets = new JobOffsetsTestDouble();

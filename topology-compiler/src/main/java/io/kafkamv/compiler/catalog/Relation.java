@@ -3,6 +3,7 @@ package io.kafkamv.compiler.catalog;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -16,12 +17,14 @@ import io.kafkamv.connectors.schema.SqlType;
  * @param deadLetterTopic where records of a source that cannot be read go; null for the others
  * @param formatOptions  what reading the topic needs besides the bytes: the Schema Registry of Avro,
  *                       the CSV delimiter, where views start ({@code scan.startup.mode})
- * @param insertsOnly    whether rows are only ever inserted, never updated or deleted: a table or source
- *                       without a primary key, a view whose plan only inserts. False when a stored entry
- *                       predates it, which is always safe (the rows are then read as a table)
+ * @param appendOnly     whether rows are only ever inserted, never updated or deleted: a table or source
+ *                       without a primary key, a view whose plan only inserts; stored as {@code insertsOnly}.
+ *                       False when a stored entry predates it, which is always safe (the rows are then read
+ *                       as a table)
  */
 public record Relation(String name, RowSchema schema, List<Column> key, String topic, String format,
-                       String deadLetterTopic, Map<String, String> formatOptions, boolean insertsOnly) {
+                       String deadLetterTopic, Map<String, String> formatOptions,
+                       @JsonProperty("insertsOnly") boolean appendOnly) {
 
     public static final String NATIVE = "native";
 

@@ -49,7 +49,7 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */
     public boolean appendOnly() {
-        return steps.stream().allMatch(step -> step instanceof TableScanStep scan ? scan.rowsOnlyInserted()
+        return steps.stream().allMatch(step -> step instanceof TableScanStep scan ? scan.appendOnly()
             : step instanceof SourceScanStep ? step.schema().appendOnly()
             : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep);
     }

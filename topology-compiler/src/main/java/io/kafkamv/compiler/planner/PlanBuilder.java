@@ -129,7 +129,7 @@ final class PlanBuilder {
                 relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key(), relation.formatOptions());
         }
         return new TableScanStep(uniqueId("scan-" + relation.name()), relation.name(), relation.topic(),
-            relation.schema(), relation.key(), relation.insertsOnly());
+            relation.schema(), relation.key(), relation.appendOnly());
     }
 
     private PlanStep calc(Calc calc) {

@@ -33,8 +33,8 @@ import org.apache.kafka.streams.state.Stores;
  * {@link #WORTHWHILE_ROWS_PER_GROUP} rows each (about one group per row), the next
  * {@link #PASS_THROUGH_ROWS} rows go on at once, each as a partial of its own, before it tries again.
  *
- * <p>The partials live in a {@link HeldPartialsStore}, whose changelog commits with the input offsets,
- * so a crash loses nothing; and what they hold back is written down in {@link PendingPartials}, so a
+ * <p>The partials live in a {@link HeldBackPartialsStore}, whose changelog commits with the input offsets,
+ * so a crash loses nothing; and what they hold back is written down in {@link HeldBackOffsets}, so a
  * job knows whether its committed offsets are all in the aggregates yet.
  */
 final class PartialAggregator implements Processor<Object[], Object[], Object[], Accumulator> {
@@ -53,7 +53,7 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private final int[] groupBy;
     private final Map<String, Long> firstOffsets = new HashMap<>();
     private ProcessorContext<Object[], Accumulator> context;
-    private HeldPartialsStore held;
+    private HeldBackPartialsStore held;
     private KeyValueStore<String, String> pending;
     private Cancellable flushes;
     private long lastFlush;
@@ -73,11 +73,11 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     }
 
     static String pendingStore(AggregateStep step) {
-        return PendingPartials.storeName(step.id());
+        return HeldBackOffsets.storeName(step.id());
     }
 
-    static StoreBuilder<HeldPartialsStore> partialsStoreBuilder(AggregateStep step) {
-        return HeldPartialsStore.builder(partialsStore(step), step);
+    static StoreBuilder<HeldBackPartialsStore> partialsStoreBuilder(AggregateStep step) {
+        return HeldBackPartialsStore.builder(partialsStore(step), step);
     }
 
     static StoreBuilder<KeyValueStore<String, String>> pendingStoreBuilder(AggregateStep step) {
@@ -93,7 +93,7 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         // Kafka Streams also inits this same processor again when it revives a corrupted task: the stores
         // then hold what the last commit held back, and nothing of what was processed since may stay here.
         firstOffsets.clear();
-        firstOffsets.putAll(PendingPartials.decode(pending.get(PendingPartials.KEY)));
+        firstOffsets.putAll(HeldBackOffsets.decode(pending.get(HeldBackOffsets.KEY)));
         held.reload();
         folded = 0;
         foldedAtLastLook = 0;
@@ -136,7 +136,7 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         String partition = metadata.get().topic() + ":" + metadata.get().partition();
         if (!firstOffsets.containsKey(partition)) {
             firstOffsets.put(partition, metadata.get().offset());
-            pending.put(PendingPartials.KEY, PendingPartials.encode(firstOffsets));
+            pending.put(HeldBackOffsets.KEY, HeldBackOffsets.encode(firstOffsets));
         }
         if (held.groups() >= MAX_GROUPS) {
             flush(context.currentSystemTimeMs());
@@ -159,12 +159,12 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
         if (folded >= QUIET_ROWS && folded < WORTHWHILE_ROWS_PER_GROUP * held.groups()) {
             passThroughLeft = PASS_THROUGH_ROWS;
         }
-        for (HeldPartialsStore.Held partial : held.drain()) {
+        for (HeldBackPartialsStore.Held partial : held.drain()) {
             context.forward(new Record<>(partial.group, partial.partial, latestTimestamp));
         }
         folded = 0;
         foldedAtLastLook = 0;
         firstOffsets.clear();
-        pending.delete(PendingPartials.KEY);
+        pending.delete(HeldBackOffsets.KEY);
     }
 }

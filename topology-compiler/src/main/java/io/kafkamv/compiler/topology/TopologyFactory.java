@@ -18,8 +18,8 @@ import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
 import io.kafkamv.compiler.plan.TopNStep;
-import io.kafkamv.compiler.plan.WindowStep;
 import io.kafkamv.compiler.plan.UnionAllStep;
+import io.kafkamv.compiler.plan.WindowStep;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
@@ -247,7 +247,7 @@ public final class TopologyFactory {
             return tables.get(stepId).get();
         }
 
-        private boolean insertsOnly(String stepId) {
+        private boolean appendOnly(String stepId) {
             return insertStreams && inserts.containsKey(stepId);
         }
 
@@ -258,7 +258,7 @@ public final class TopologyFactory {
             Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> store =
                 Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                     .withKeySerde(keySerde).withValueSerde(valueSerde);
-            if (!insertStreams || !step.rowsOnlyInserted()) {
+            if (!insertStreams || !step.appendOnly()) {
                 return () -> builder.table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store);
             }
             TopicRows rows = new TopicRows(
@@ -296,7 +296,7 @@ public final class TopologyFactory {
         public Supplier<KTable<Object[], Object[]>> visit(CalcStep step) {
             PlanStep input = steps.get(step.input());
             CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema(), errors);
-            if (insertsOnly(step.input())) {
+            if (appendOnly(step.input())) {
                 inserts.put(step.id(), new Lazy<>(() -> {
                     KStream<Object[], Object[]> rows = inserts.get(step.input()).get();
                     if (evaluator.hasCondition()) {
@@ -316,7 +316,7 @@ public final class TopologyFactory {
 
         @Override
         public Supplier<KTable<Object[], Object[]>> visit(AggregateStep step) {
-            return () -> insertsOnly(step.input()) ? insertsAggregated(step) : aggregated(step);
+            return () -> appendOnly(step.input()) ? insertsAggregated(step) : aggregated(step);
         }
 
         /** Every change of the input goes to its group's partition, where rows are added and retracted. */
@@ -485,7 +485,7 @@ public final class TopologyFactory {
                 windowed[row.length + 1] = start + step.sizeMillis();
                 return windowed;
             };
-            if (step.kind() == WindowStep.WindowKind.TUMBLE && insertsOnly(step.input())) {
+            if (step.kind() == WindowStep.WindowKind.TUMBLE && appendOnly(step.input())) {
                 inserts.put(step.id(), new Lazy<>(() -> inserts.get(step.input()).get()
                     .filter((key, row) -> row[time] != null, Named.as(step.id() + "-insert-timed"))
                     .mapValues(tumble, Named.as(step.id() + "-insert-windows"))));
@@ -525,7 +525,7 @@ public final class TopologyFactory {
                                                    int partitions, Function<Object[], byte[]> prefixes,
                                                    UnaryOperator<byte[]> changes) {
             PlanStep input = steps.get(inputId);
-            if (!insertExchanges || !insertsOnly(inputId)) {
+            if (!insertExchanges || !appendOnly(inputId)) {
                 return exchange(builder, table(inputId), input, name, lastPrefixes, exchangeName, partitions, prefixes,
                     changes);
             }

@@ -157,13 +157,13 @@ public final class ViewHarness implements AutoCloseable {
         return rows;
     }
 
-    /** What the view's partial aggregates hold back: the first offset per input partition (see PendingPartials). */
+    /** What the view's partial aggregates hold back: the first offset per input partition (see HeldBackOffsets). */
     public Map<String, Long> heldBack() {
         Map<String, Long> heldBack = new HashMap<>();
         driver.getAllStateStores().forEach((name, store) -> {
             if (name.endsWith("-pending")) {
-                Object value = driver.<String, String>getKeyValueStore(name).get(PendingPartials.KEY);
-                heldBack.putAll(PendingPartials.decode((String) value));
+                Object value = driver.<String, String>getKeyValueStore(name).get(HeldBackOffsets.KEY);
+                heldBack.putAll(HeldBackOffsets.decode((String) value));
             }
         });
         return heldBack;

@@ -5,20 +5,24 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What a task holds back in partial aggregates that have not gone to their groups' partitions yet:
+ * What a task's held-back partials (partial aggregates that have not gone to their groups' partitions
+ * yet) hold back:
  * for each input partition (as {@code topic:partition}), the offset of the first record folded
  * since the last flush. A task keeps it in a store of its own whose changelog commits with the
  * task's offsets, so the last committed value of each changelog partition says exactly which input
  * records the committed offsets count as read but the aggregates do not have yet.
  */
-public final class PendingPartials {
+public final class HeldBackOffsets {
 
-    /** The changelog topics of these stores end so, after the application id and the step id. */
+    /**
+     * The changelog topics of these stores end so, after the application id and the step id. "pending" is
+     * the idea's first name, kept because running jobs' stores and topics are named with it.
+     */
     public static final String CHANGELOG_SUFFIX = "-pending-changelog";
 
     static final String KEY = "first-offsets";
 
-    private PendingPartials() {
+    private HeldBackOffsets() {
     }
 
     static String storeName(String stepId) {

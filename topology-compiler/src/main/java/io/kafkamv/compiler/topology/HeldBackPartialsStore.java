@@ -35,7 +35,7 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * Streams is pinned; {@code RepeatedKillsIT} and {@code WholeClusterRestartIT} count every row after
  * crashes, and are what fails should an upgrade move this moment.
  */
-final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byte[]> {
+final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes, byte[]> {
 
     /** A group's values, its partial, and whether the logged store has it as it is now. */
     static final class Held {
@@ -57,14 +57,14 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
     /** By the group's key bytes, as the logged store and the exchange tell groups apart. */
     private final Map<Bytes, Held> held = new HashMap<>();
 
-    private HeldPartialsStore(KeyValueStore<Bytes, byte[]> log, AggregateStep step) {
+    private HeldBackPartialsStore(KeyValueStore<Bytes, byte[]> log, AggregateStep step) {
         this.log = log;
         this.keys = new RowCodec(step.key());
         this.calls = step.aggregates().size();
         this.values = new AccumulatorSerde(calls);
     }
 
-    static StoreBuilder<HeldPartialsStore> builder(String name, AggregateStep step) {
+    static StoreBuilder<HeldBackPartialsStore> builder(String name, AggregateStep step) {
         return new Builder(name, step);
     }
 
@@ -79,7 +79,7 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
         return held.size();
     }
 
-    /** Hands over every held partial and forgets them, here and in the logged store. */
+    /** Hands over every held-back partial and forgets them, here and in the logged store. */
     List<Held> drain() {
         List<Held> drained = new ArrayList<>(held.values());
         held.forEach((key, partial) -> {
@@ -173,7 +173,7 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
     }
 
     /** Logged like any store (the changelog is what survives a crash), never cached: the objects are the cache. */
-    private static final class Builder implements StoreBuilder<HeldPartialsStore> {
+    private static final class Builder implements StoreBuilder<HeldBackPartialsStore> {
         private final AggregateStep step;
         private StoreBuilder<KeyValueStore<Bytes, byte[]>> log;
 
@@ -183,35 +183,35 @@ final class HeldPartialsStore implements StateStore, CachedStateStore<Bytes, byt
         }
 
         @Override
-        public StoreBuilder<HeldPartialsStore> withCachingEnabled() {
-            throw new UnsupportedOperationException("the held partials are their own cache");
+        public StoreBuilder<HeldBackPartialsStore> withCachingEnabled() {
+            throw new UnsupportedOperationException("the held-back partials are their own cache");
         }
 
         @Override
-        public StoreBuilder<HeldPartialsStore> withCachingDisabled() {
+        public StoreBuilder<HeldBackPartialsStore> withCachingDisabled() {
             return this;
         }
 
         @Override
-        public StoreBuilder<HeldPartialsStore> withLoggingEnabled(Map<String, String> config) {
+        public StoreBuilder<HeldBackPartialsStore> withLoggingEnabled(Map<String, String> config) {
             log = log.withLoggingEnabled(config);
             return this;
         }
 
         @Override
-        public StoreBuilder<HeldPartialsStore> withLoggingDisabled() {
+        public StoreBuilder<HeldBackPartialsStore> withLoggingDisabled() {
             log = log.withLoggingDisabled();
             return this;
         }
 
         @Override
-        public HeldPartialsStore build() {
+        public HeldBackPartialsStore build() {
             KeyValueStore<Bytes, byte[]> store = log.build();
             if (store.persistent()) {
                 // Kafka Streams wraps a persistent store in one that is no CachedStateStore: flushCache would never come.
-                throw new IllegalStateException("the held partials' log must be an in-memory store");
+                throw new IllegalStateException("the held-back partials' log must be an in-memory store");
             }
-            return new HeldPartialsStore(store, step);
+            return new HeldBackPartialsStore(store, step);
         }
 
         @Override

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import io.kafkamv.compiler.topology.PendingPartials;
+import io.kafkamv.compiler.topology.HeldBackOffsets;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,23 +27,23 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Which input records a job's partial aggregates hold back as of its last commit, read from the
- * changelogs of their {@link PendingPartials} stores: per input partition, the first offset held
+ * changelogs of their {@link HeldBackOffsets} stores: per input partition, the first offset held
  * back. Each changelog partition has a single key written at most once per commit, in the commit's
  * transaction, so its last committed record is the task's state at its last commit that changed it.
  * A commit's markers reach its partitions one by one, so a partition with a transaction still open
  * (its last stable offset below its high watermark) may not show the state the committed offsets
  * already count: then the answer is "not known yet", never "nothing held back".
  */
-final class HeldBackPartials {
+final class HeldBackOffsetsReader {
 
     private static final int FIRST_WINDOW = 16;
     private static final Duration READ_LIMIT = Duration.ofSeconds(10);
 
-    private HeldBackPartials() {
+    private HeldBackOffsetsReader() {
     }
 
     static boolean isChangelog(String topic, String applicationId) {
-        return topic.startsWith(applicationId + "-") && topic.endsWith(PendingPartials.CHANGELOG_SUFFIX);
+        return topic.startsWith(applicationId + "-") && topic.endsWith(HeldBackOffsets.CHANGELOG_SUFFIX);
     }
 
     /**
@@ -82,7 +82,7 @@ final class HeldBackPartials {
                     throw new IllegalStateException(partition + " has a transaction in flight");
                 }
             }
-            lastValues(consumer, ends).values().forEach(value -> PendingPartials.decode(value)
+            lastValues(consumer, ends).values().forEach(value -> HeldBackOffsets.decode(value)
                 .forEach((input, first) -> heldBack.merge(input, first, Math::min)));
         }
         return heldBack;

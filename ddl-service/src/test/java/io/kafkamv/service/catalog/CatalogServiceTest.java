@@ -1,0 +1,42 @@
+package io.kafkamv.service.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.jobstore.ObjectStatus;
+import org.junit.jupiter.api.Test;
+
+/** Catalog entries as stored: a relation's definition keeps the names entries were first stored with. */
+class CatalogServiceTest {
+
+    private static final RowSchema SCHEMA = RowSchema.of(Column.of("n", SqlType.BIGINT));
+
+    @Test
+    void whetherAViewIsAppendOnlyIsStoredAsInsertsOnlyAndReadBack() {
+        Relation view = new Relation("v", SCHEMA, List.of(Relation.ROW_ID), "kmv-view-v", Relation.NATIVE, null,
+            Map.of(), true);
+
+        CatalogEntry entry = CatalogService.entry(view, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATED, "", 1);
+
+        assertThat(entry.definition().path("insertsOnly").asBoolean()).isTrue();
+        assertThat(entry.definition().has("appendOnly")).isFalse();
+        assertThat(CatalogService.relation(entry).appendOnly()).isTrue();
+    }
+
+    @Test
+    void aViewStoredBeforeItWasRecordedIsTakenAsChanging() {
+        Relation view = new Relation("v", SCHEMA, List.of(), "kmv-view-v", Relation.NATIVE, null, Map.of(), true);
+        CatalogEntry entry = CatalogService.entry(view, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATED, "", 1);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) entry.definition()).remove("insertsOnly");
+
+        assertThat(CatalogService.relation(entry).appendOnly()).isFalse();
+    }
+}
