@@ -49,6 +49,7 @@ public final class StatementExecutor {
 
     private final ServiceContext context;
     private final TableCommands tables;
+    private final TableWrites writes;
     private final JobCommands jobs;
     private final ViewCommands views;
     private final SessionCommands sessions;
@@ -58,6 +59,7 @@ public final class StatementExecutor {
     public StatementExecutor(ServiceContext context) {
         this.context = context;
         this.tables = new TableCommands(context);
+        this.writes = new TableWrites(context);
         this.jobs = new JobCommands(context);
         this.views = new ViewCommands(context, jobs, tables);
         this.sessions = new SessionCommands(context);
@@ -214,9 +216,9 @@ public final class StatementExecutor {
         on(SqlExplainStatement.class, (session, explain, text, notices) -> explain(explain, text));
         on(SqlFlush.class, (session, flush, text, notices) -> jobs.flush(session));
         on(SqlSetOption.class, (session, option, text, notices) -> sessions.set(session, option));
-        on(SqlInsert.class, (session, insert, text, notices) -> tables.insert(session, insert, text));
-        on(SqlUpdate.class, (session, update, text, notices) -> tables.updateOrDelete(session, update, text));
-        on(SqlDelete.class, (session, delete, text, notices) -> tables.updateOrDelete(session, delete, text));
+        on(SqlInsert.class, (session, insert, text, notices) -> writes.insert(session, insert, text));
+        on(SqlUpdate.class, (session, update, text, notices) -> writes.updateOrDelete(session, update, text));
+        on(SqlDelete.class, (session, delete, text, notices) -> writes.updateOrDelete(session, delete, text));
     }
 
     private StatementResult dispatch(Session session, SqlNode node, String text, Notices notices) {

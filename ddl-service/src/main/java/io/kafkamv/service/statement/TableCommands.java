@@ -28,18 +28,12 @@ import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.NewTopics;
-import io.kafkamv.service.tables.OpenTransactions;
-import io.kafkamv.service.tables.TableWriter;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
-import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.kafka.common.KafkaException;
 
-/** CREATE TABLE, DROP TABLE and INSERT: tables are topics that kafka-mv writes. */
+/** CREATE TABLE, CREATE SOURCE and DROP of them: tables are topics that kafka-mv writes, sources topics others write. */
 final class TableCommands {
 
     private final ServiceContext context;
@@ -298,146 +292,5 @@ final class TableCommands {
         }
         context.store().removeObject(entry.name());
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
-    }
-
-    /** UPDATE and DELETE write back what they read: rows read before a transaction in flight could be stale. */
-    private void refuseWhileWrittenInTransaction(Relation table, String verb) {
-        boolean open;
-        try {
-            open = OpenTransactions.on(context.admin(), table.topic());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
-        } catch (ExecutionException | TimeoutException e) {
-            throw SqlError.internal("cannot read the offsets of table " + table.name() + ": " + e.getMessage(), e);
-        }
-        if (open) {
-            throw SqlError.at(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, verb + " on \"" + table.name()
-                + "\" must wait: a background statement is writing to it, and until it ends the table reads as it was before",
-                1, "SHOW JOBS lists it; WAIT waits for it");
-        }
-    }
-
-    StatementResult insert(Session session, SqlInsert insert, String text) {
-        String name = ((SqlIdentifier) insert.getTargetTable()).getSimple();
-        Relation table = writableTable(name, insert.getTargetTable(), text);
-        List<Column> targets = targetColumns(table, insert.getTargetColumnList());
-        int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
-        String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
-        TableWriter.Batch batch = session.writer().batch(table);
-        List<Column> columns = table.schema().columns();
-        List<io.kafkamv.service.result.ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session::running,
-            row -> {
-                if (row.length != positions.length) {
-                    throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
-                        + " expressions but " + positions.length + " target columns");
-                }
-                Object[] tableRow = new Object[columns.size()];
-                for (int i = 0; i < positions.length; i++) {
-                    tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
-                }
-                for (int i = 0; i < tableRow.length; i++) {
-                    if (tableRow[i] == null && !columns.get(i).nullable()) {
-                        JdbcValues.toColumn(null, columns.get(i));
-                    }
-                }
-                batch.upsert(tableRow);
-            });
-        if (resultColumns.size() != positions.length) {
-            throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + resultColumns.size()
-                + " expressions but " + positions.length + " target columns");
-        }
-        long count = batch.complete();
-        return new StatementResult.Command("INSERT 0 " + count);
-    }
-
-    /**
-     * UPDATE and DELETE on a table with a primary key: the rows to change are found by a query over
-     * the table, then written back as upserts (a changed key deletes the old row) or tombstones.
-     */
-    StatementResult updateOrDelete(Session session, SqlCall statement, String text) {
-        boolean update = statement instanceof org.apache.calcite.sql.SqlUpdate;
-        SqlNode target = update ? ((org.apache.calcite.sql.SqlUpdate) statement).getTargetTable()
-            : ((org.apache.calcite.sql.SqlDelete) statement).getTargetTable();
-        SqlNode condition = update ? ((org.apache.calcite.sql.SqlUpdate) statement).getCondition()
-            : ((org.apache.calcite.sql.SqlDelete) statement).getCondition();
-        String name = ((SqlIdentifier) target).getSimple();
-        Relation table = writableTable(name, target, text);
-        if (table.schema().appendOnly()) {
-            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, (update ? "UPDATE" : "DELETE")
-                + " needs a table with a primary key; \"" + name + "\" has none");
-        }
-        refuseWhileWrittenInTransaction(table, update ? "UPDATE" : "DELETE");
-        List<Column> columns = table.schema().columns();
-        StringBuilder query = new StringBuilder("SELECT ");
-        query.append(String.join(", ", columns.stream().map(column -> quote(column.name())).toList()));
-        int[] assigned = new int[0];
-        if (update) {
-            org.apache.calcite.sql.SqlUpdate sqlUpdate = (org.apache.calcite.sql.SqlUpdate) statement;
-            List<Column> targets = targetColumns(table, sqlUpdate.getTargetColumnList());
-            assigned = targets.stream().mapToInt(columns::indexOf).toArray();
-            for (SqlNode expression : sqlUpdate.getSourceExpressionList()) {
-                query.append(", ").append(expression.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
-            }
-        }
-        query.append(" FROM ").append(quote(name));
-        if (condition != null) {
-            query.append(" WHERE ").append(condition.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
-        }
-        TableWriter.Batch batch = session.writer().batch(table);
-        int[] newValues = assigned;
-        List<String> keys = table.schema().keyColumns();
-        long[] matched = {0};
-        context.queries().forEachGeneratedRow(query.toString(), session::running, row -> {
-            matched[0]++;
-            Object[] old = new Object[columns.size()];
-            for (int i = 0; i < old.length; i++) {
-                old[i] = JdbcValues.toColumn(row[i], columns.get(i));
-            }
-            if (!update) {
-                batch.delete(old);
-                return;
-            }
-            Object[] changed = old.clone();
-            for (int i = 0; i < newValues.length; i++) {
-                changed[newValues[i]] = JdbcValues.toColumn(row[columns.size() + i], columns.get(newValues[i]));
-            }
-            boolean keyChanged = keys.stream().map(key -> table.schema().columns().indexOf(table.schema().column(key)
-                .orElseThrow())).anyMatch(index -> !java.util.Objects.equals(old[index], changed[index]));
-            if (keyChanged) {
-                batch.delete(old);
-            }
-            batch.upsert(changed);
-        });
-        batch.complete();
-        return new StatementResult.Command((update ? "UPDATE " : "DELETE ") + matched[0]);
-    }
-
-    private Relation writableTable(String name, SqlNode target, String text) {
-        CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
-            .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
-                io.kafkamv.compiler.error.CompileException.positionOf(text, target.getParserPosition()), null));
-        if (entry.kind() != ObjectKind.TABLE) {
-            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot change " + entry.kind().name()
-                .toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " \"" + name + "\": only tables take writes");
-        }
-        return CatalogService.relation(entry);
-    }
-
-    private static String quote(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
-
-    private static List<Column> targetColumns(Relation table, SqlNodeList names) {
-        if (names == null || names.isEmpty()) {
-            return table.schema().columns();
-        }
-        List<Column> columns = new ArrayList<>();
-        for (SqlNode node : names) {
-            String name = ((SqlIdentifier) node).getSimple();
-            columns.add(table.schema().column(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_COLUMN,
-                "column \"" + name + "\" of relation \"" + table.name() + "\" does not exist")));
-        }
-        return columns;
     }
 }
