@@ -1,0 +1,99 @@
+package io.kafkamv.compiler.topology;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import io.kafkamv.compiler.plan.PlanStep;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * What the builders of one plan's steps share while its topology is built: the Streams builder, each
+ * step's table (built the first time a later step asks for it), and, for a step whose rows are only
+ * ever inserted, the stream of them, which a later step may take instead of the table.
+ */
+final class BuildContext {
+
+    private final StreamsBuilder builder;
+    private final Map<String, PlanStep> steps;
+    private final boolean insertStreams;
+    private final boolean insertExchanges;
+    private final EvaluationErrors errors;
+    private final Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
+    private final Map<String, Lazy<KStream<Object[], Object[]>>> appendOnlyStreams = new HashMap<>();
+
+    /**
+     * @param insertStreams   whether append-only rows flow as streams where they can (plans from version 2)
+     * @param insertExchanges whether they also cross exchanges as they come (plans from version 3)
+     */
+    BuildContext(StreamsBuilder builder, Map<String, PlanStep> steps, boolean insertStreams, boolean insertExchanges,
+                 EvaluationErrors errors) {
+        this.builder = builder;
+        this.steps = steps;
+        this.insertStreams = insertStreams;
+        this.insertExchanges = insertExchanges;
+        this.errors = errors;
+    }
+
+    StreamsBuilder builder() {
+        return builder;
+    }
+
+    PlanStep step(String stepId) {
+        return steps.get(stepId);
+    }
+
+    boolean insertStreams() {
+        return insertStreams;
+    }
+
+    boolean insertExchanges() {
+        return insertExchanges;
+    }
+
+    EvaluationErrors errors() {
+        return errors;
+    }
+
+    /** The step's rows as a table, built now if no step asked for it before. */
+    KTable<Object[], Object[]> table(String stepId) {
+        return tables.get(stepId).get();
+    }
+
+    Lazy<KTable<Object[], Object[]>> addTable(String stepId, Supplier<KTable<Object[], Object[]>> table) {
+        Lazy<KTable<Object[], Object[]>> lazy = new Lazy<>(table);
+        tables.put(stepId, lazy);
+        return lazy;
+    }
+
+    /** Whether the step offers its rows, only ever inserted, as a stream. */
+    boolean appendOnly(String stepId) {
+        return insertStreams && appendOnlyStreams.containsKey(stepId);
+    }
+
+    /** The stream of an append-only step's rows, built now if no step asked for it before. */
+    KStream<Object[], Object[]> stream(String stepId) {
+        return appendOnlyStreams.get(stepId).get();
+    }
+
+    /** Offers the step's rows as a stream too, for later steps that need no table of them. */
+    void offerStream(String stepId, Supplier<KStream<Object[], Object[]>> stream) {
+        appendOnlyStreams.put(stepId, new Lazy<>(stream));
+    }
+
+    /** A persistent store of bytes by bytes, added to the topology for the processors that name it. */
+    void addBytesStore(String name) {
+        builder.addStateStore(bytesStore(name));
+    }
+
+    static StoreBuilder<KeyValueStore<Bytes, byte[]>> bytesStore(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.Bytes(), Serdes.ByteArray());
+    }
+}

@@ -1,0 +1,17 @@
+package io.kafkamv.compiler.topology;
+
+/** Small operations on rows, which are arrays of column values. */
+final class Rows {
+
+    private Rows() {
+    }
+
+    /** The values of {@code columns}, in that order. */
+    static Object[] project(Object[] row, int[] columns) {
+        Object[] projected = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            projected[i] = row[columns[i]];
+        }
+        return projected;
+    }
+}
