@@ -17,8 +17,6 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
-import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.statement.ScriptRunner;
 import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
@@ -81,9 +79,7 @@ public final class BackgroundStatements implements AutoCloseable {
      * persists it, and starts it here. Returns the accepted statement.
      */
     public StatementJob submit(String script, Map<String, String> session) {
-        if (scripts.checkBackgroundable(script).isEmpty()) {
-            throw SqlError.of(SqlState.SYNTAX_ERROR, "no statement to run");
-        }
+        scripts.checkBackgroundable(script);
         StatementJob accepted = StatementJob.accepted(store.allocateJobId(), script, session, instanceId);
         store.accept(accepted);
         launch(accepted);

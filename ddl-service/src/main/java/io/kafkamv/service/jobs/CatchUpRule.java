@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
-import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanOutputTopics;
 import io.kafkamv.jobstore.Job;
 
 /**
@@ -29,23 +29,25 @@ final class CatchUpRule {
         this.offsets = offsets;
     }
 
-    boolean caughtUp(Job job, PhysicalPlan plan, Map<String, Long> targets) {
+    boolean caughtUp(Job job, Map<String, Long> targets) {
         Map<String, Long> committed = offsets.committed(job.id());
         if (!BackfillProgress.of(job.startOffsets(), targets, committed).done()) {
             return false;
         }
         try {
             Set<String> internal = offsets.internalTopics(job.id());
-            if (!nothingHeldBack(job, targets, internal.stream()
-                    .filter(topic -> HeldBackOffsetsReader.isChangelog(topic, ViewRuntime.applicationId(job.id()))).toList())) {
+            List<String> changelogs = internal.stream()
+                .filter(topic -> HeldBackOffsetsReader.isChangelog(topic, ViewRuntime.applicationId(job.id()))).toList();
+            if (!nothingHeldBack(job, targets, changelogs)) {
                 return false;
             }
             List<String> exchanges = internal.stream().filter(topic -> topic.endsWith("-repartition")).toList();
             if (!reached(committed, offsets.ends(exchanges))) {
                 return false;
             }
-            return plan.sink() == null || !plan.sink().writesToDatabase()
-                || reached(offsets.writtenToDatabase(job.id()), offsets.ends(List.of(plan.sink().topic())));
+            Optional<String> databaseSink = PlanOutputTopics.of(job.plan()).databaseSink();
+            return databaseSink.isEmpty()
+                || reached(offsets.writtenToDatabase(job.id()), offsets.ends(List.of(databaseSink.get())));
         } catch (ExecutionException | TimeoutException e) {
             return false;
         } catch (InterruptedException e) {

@@ -1,6 +1,5 @@
 package io.kafkamv.service.jobs;
 
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -9,8 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
-import io.kafkamv.compiler.plan.PhysicalPlan;
-import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.compiler.plan.PlanOutputTopics;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStore;
@@ -22,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes what a cancelled or dropped job made in the cluster: its topics, its consumer groups, and
- * then its catalog entry and its job record. Each step is idempotent; a step that cannot be done yet
+ * Deletes what a cancelled or dropped job made in the cluster: its topics (its internal ones, and its
+ * output when it owns it: a view's changelog, a JDBC sink's topic, never a Kafka sink's), its consumer
+ * groups, and then its catalog entry and its job record. Each step is idempotent; a step that cannot be done yet
  * (another instance still runs the job) is left for the next round.
  */
 final class JobCleanup {
@@ -41,15 +40,7 @@ final class JobCleanup {
     /** Deletes the job's topics and groups, then its records; the caller has stopped it on this instance. */
     void cleanUp(Job job) {
         String applicationId = ViewRuntime.applicationId(job.id());
-        Optional<String> ownTopic;
-        try {
-            ownTopic = ownOutputTopic(job);
-        } catch (IllegalArgumentException | UncheckedIOException newer) {
-            // A plan this version cannot read (a newer instance made it): that instance cleans it up.
-            LOG.warn("Job {}: cannot read its plan, so its output topic is left to an instance that can: {}",
-                job.id(), newer.getMessage());
-            return;
-        }
+        Optional<String> ownTopic = PlanOutputTopics.of(job.plan()).owned();
         try {
             Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
                 .filter(topic -> topic.startsWith(applicationId + "-") || ownTopic.filter(topic::equals).isPresent())
@@ -78,16 +69,6 @@ final class JobCleanup {
         Optional<CatalogEntry> entry = store.object(job.objectName()).filter(object -> object.jobId() == job.id());
         entry.ifPresent(object -> store.removeObject(object.name()));
         store.removeJob(job.id());
-    }
-
-    /** A view's changelog and a JDBC sink's topic are its own; a Kafka sink's topic belongs to its readers and stays. */
-    private static Optional<String> ownOutputTopic(Job job) {
-        if (job.plan() == null) {
-            return Optional.empty();
-        }
-        PhysicalPlan plan = PlanJson.fromTree(job.plan());
-        boolean own = plan.sink() == null || plan.sink().writesToDatabase();
-        return own ? Optional.ofNullable(plan.outputTopic()) : Optional.empty();
     }
 
     private void deleteGroup(String groupId) throws ExecutionException, InterruptedException, TimeoutException {

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * once they have caught up ({@link CatchUpRule}). Every instance runs one; Kafka Streams spreads
  * each job's partitions over the instances that run it. Reads of the views go through {@link #reads()}.
  *
- * <p>All work happens on one thread, woken by job store changes and once a second, so the
+ * <p>All work happens on one thread, woken by job store changes and four times a second, so the
  * reconciliation never races with itself. Every step is idempotent: after a crash the next start
  * simply does the rest.
  */
@@ -112,9 +112,8 @@ public final class JobRunner implements AutoCloseable {
     public void awaitCaughtUp(Collection<Job> jobs, Duration timeout) throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Job job : jobs) {
-            PhysicalPlan plan = plan(job);
             Map<String, Long> end = offsets.ends(Offsets.topicsOf(job.targetOffsets()));
-            while (!catchUp.caughtUp(job, plan, end)) {
+            while (!catchUp.caughtUp(job, end)) {
                 if (System.nanoTime() > deadline) {
                     throw new TimeoutException("view of job " + job.id() + " did not catch up within " + timeout);
                 }
@@ -128,12 +127,7 @@ public final class JobRunner implements AutoCloseable {
      * object trails its sources.
      */
     public long lag(Job job) throws InterruptedException, ExecutionException, TimeoutException {
-        return offsets.lag(job.id(), plan(job).sourceTopics());
-    }
-
-    /** The job's plan: the one its runtime here runs, else read from its record. */
-    private PhysicalPlan plan(Job job) {
-        return local.get(job.id()).map(ViewRuntime::plan).orElseGet(() -> PlanJson.fromTree(job.plan()));
+        return offsets.lag(job.id(), PlanJson.fromTree(job.plan()).sourceTopics());
     }
 
     /** The share of every object whose job runs on this instance. */
@@ -223,7 +217,7 @@ public final class JobRunner implements AutoCloseable {
         BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(),
             offsets.committed(job.id()));
         ViewRuntime runtime = local.get(job.id()).orElseThrow();
-        if (progress.done() && runtime.isRunning() && catchUp.caughtUp(job, runtime.plan(), job.targetOffsets())) {
+        if (progress.done() && runtime.isRunning() && catchUp.caughtUp(job, job.targetOffsets())) {
             store.object(job.objectName())
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));

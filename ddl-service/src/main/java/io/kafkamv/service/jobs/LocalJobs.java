@@ -1,6 +1,7 @@
 package io.kafkamv.service.jobs;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -40,7 +41,7 @@ final class LocalJobs {
     }
 
     Collection<ViewRuntime> all() {
-        return runtimes.values();
+        return List.copyOf(runtimes.values());
     }
 
     void clear() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.Map;
 
+import io.kafkamv.compiler.parser.Redaction;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
@@ -207,7 +208,14 @@ final class PgConnection implements Runnable {
             out.emptyQueryResponse();
         }
         while (run.hasNext()) {
-            ScriptRunner.Outcome outcome = run.next(notice(out));
+            ScriptRunner.Outcome outcome;
+            try {
+                outcome = run.next(notice(out));
+            } catch (RuntimeException unexpected) {
+                LOG.error("Statement failed unexpectedly: {}", Redaction.statement(query), unexpected);
+                out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
+                break;
+            }
             if (outcome instanceof ScriptRunner.Failed failed) {
                 out.errorResponse(failed.error());
             } else if (outcome instanceof ScriptRunner.Completed completed) {

@@ -13,18 +13,18 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.jobs.JobRates;
-import io.kafkamv.service.statement.JobCommands;
+import io.kafkamv.service.statement.StatementExecutor;
 
 /** {@code /v1/jobs}: the same jobs SHOW JOBS lists, with their offsets and status. */
 final class JobsApi {
 
     private final JobStore store;
-    private final JobCommands jobs;
+    private final StatementExecutor executor;
     private final JobRates rates;
 
-    JobsApi(JobStore store, JobCommands jobs, JobRates rates) {
+    JobsApi(JobStore store, StatementExecutor executor, JobRates rates) {
         this.store = store;
-        this.jobs = jobs;
+        this.executor = executor;
         this.rates = rates;
     }
 
@@ -47,7 +47,7 @@ final class JobsApi {
         }
         try {
             long id = Long.parseLong(ctx.pathParam("id"));
-            jobs.cancel(List.of(id));
+            executor.cancelJobs(List.of(id));
             ctx.status(202).json(Map.of("id", id, "status", "CANCELLING"));
         } catch (SqlError error) {
             Problem.respond(ctx, Problem.of(error, null));

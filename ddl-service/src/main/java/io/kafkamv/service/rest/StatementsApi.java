@@ -36,11 +36,13 @@ final class StatementsApi {
     private static final TypeReference<LinkedHashMap<String, Object>> RESULT_HEAD = new TypeReference<>() { };
 
     private final StatementExecutor executor;
+    private final ScriptRunner scripts;
     private final BackgroundStatements background;
     private final JobStore store;
 
     StatementsApi(StatementExecutor executor, BackgroundStatements background, JobStore store) {
         this.executor = executor;
+        this.scripts = new ScriptRunner(executor);
         this.background = background;
         this.store = store;
     }
@@ -68,7 +70,7 @@ final class StatementsApi {
         Session session = executor.openSession("rest", "dev");
         variables.forEach(session::set);
         List<Map<String, Object>> results = new ArrayList<>();
-        ScriptRunner.Run run = new ScriptRunner(executor).start(session, request.sql());
+        ScriptRunner.Run run = scripts.start(session, request.sql());
         while (run.hasNext()) {
             List<String> notices = new ArrayList<>();
             ScriptRunner.Outcome outcome = run.next(notices::add);

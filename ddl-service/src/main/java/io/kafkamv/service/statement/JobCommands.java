@@ -22,7 +22,7 @@ import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
-public final class JobCommands {
+final class JobCommands {
 
     private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
 
@@ -67,7 +67,7 @@ public final class JobCommands {
     }
 
     /** Cancels each job or background statement; throws, having cancelled those before it, at the first that is not running. */
-    public StatementResult cancel(List<Long> ids) {
+    StatementResult cancel(List<Long> ids) {
         List<List<Object>> cancelled = new ArrayList<>();
         for (long id : ids) {
             if (runningStatements().stream().anyMatch(statement -> statement.id() == id)) {

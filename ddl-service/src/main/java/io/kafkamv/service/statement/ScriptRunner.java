@@ -1,8 +1,10 @@
 package io.kafkamv.service.statement;
 
 import java.util.List;
+import java.util.NoSuchElementException;
 
 import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.StatementResult;
 
@@ -27,11 +29,14 @@ public final class ScriptRunner {
     }
 
     /**
-     * Checks, without running anything, that every statement of {@code script} parses and may run in
-     * the background; throws the first refusal, with its position in the script.
+     * Checks, without running anything, that {@code script} has statements, and that each parses and
+     * may run in the background; throws the first refusal, with its position in the script.
      */
-    public List<SqlScript.Statement> checkBackgroundable(String script) {
+    public void checkBackgroundable(String script) {
         List<SqlScript.Statement> statements = SqlScript.split(script);
+        if (statements.isEmpty()) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "no statement to run");
+        }
         for (SqlScript.Statement statement : statements) {
             try {
                 executor.requireBackgroundable(statement.text());
@@ -39,7 +44,6 @@ public final class ScriptRunner {
                 throw error.shiftedBy(statement.offset());
             }
         }
-        return statements;
     }
 
     /** What one statement of a script came to. */
@@ -80,6 +84,9 @@ public final class ScriptRunner {
 
         /** Runs the next statement, its progress messages going to {@code notices}. */
         public Outcome next(Notices notices) {
+            if (!hasNext()) {
+                throw new NoSuchElementException(failed ? "the script ended at its first error" : "no statement left");
+            }
             SqlScript.Statement statement = statements.get(next++);
             try {
                 return new Completed(statement, executor.execute(session, statement.text(), notices));

@@ -1,12 +1,16 @@
 package io.kafkamv.service.statement;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.parser.Redaction;
 import io.kafkamv.compiler.parser.SqlAlterMaterializedView;
 import io.kafkamv.compiler.parser.SqlCancelJobs;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
@@ -29,6 +33,7 @@ import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.tables.TableWriter;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlInsert;
@@ -67,17 +72,12 @@ public final class StatementExecutor {
         registerHandlers();
     }
 
-    /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH, for the doors that steer jobs without SQL text. */
-    public JobCommands jobs() {
-        return jobs;
-    }
-
     public Session openSession(String user, String database) {
         return openSession(user, database, context.writer());
     }
 
     /** A session whose writes go through {@code writer}, such as a background statement's transaction. */
-    public Session openSession(String user, String database, io.kafkamv.service.tables.TableWriter writer) {
+    public Session openSession(String user, String database, TableWriter writer) {
         return new Session(user, database, writer);
     }
 
@@ -97,13 +97,37 @@ public final class StatementExecutor {
                 return psqlCatalog.answer(text);
             }
         }
+        return measured(text, kind -> {
+            SqlNode node = SqlStatementParser.parse(text);
+            kind.name = kind(node);
+            return dispatch(session, node, text, notices);
+        });
+    }
+
+    /**
+     * CANCEL JOBS for a door that has the ids, not SQL text (REST): counted in the statement metrics,
+     * and failing with the same errors, as the statement.
+     */
+    public StatementResult cancelJobs(List<Long> ids) {
+        String text = "CANCEL JOBS " + String.join(", ", ids.stream().map(String::valueOf).toList());
+        return measured(text, kind -> {
+            kind.name = "cancel_jobs";
+            return jobs.cancel(ids);
+        });
+    }
+
+    /** A statement's kind for the metrics, known once it is parsed. */
+    private static final class StatementKind {
+        String name = "unknown";
+    }
+
+    /** Runs {@code body}, records it in the statement metrics, and turns whatever it throws into a {@link SqlError}. */
+    private StatementResult measured(String text, Function<StatementKind, StatementResult> body) {
         long started = System.nanoTime();
-        String kind = "unknown";
+        StatementKind kind = new StatementKind();
         String failure = null;
         try {
-            SqlNode node = SqlStatementParser.parse(text);
-            kind = kind(node);
-            return dispatch(session, node, text, notices);
+            return body.apply(kind);
         } catch (CompileException e) {
             SqlError error = views.explainInvisible(SqlErrors.from(e));
             failure = error.state().code();
@@ -115,25 +139,25 @@ public final class StatementExecutor {
             // The second: Calcite computes constant expressions (SELECT 1/0) in the static initializer of the code it generates.
             SqlError error = SqlErrors.fromRunning(e);
             if (error.state() == SqlState.INTERNAL_ERROR) {
-                LOG.error("Statement failed unexpectedly: {}", io.kafkamv.compiler.parser.Redaction.statement(text), e);
+                LOG.error("Statement failed unexpectedly: {}", Redaction.statement(text), e);
             }
             failure = error.state().code();
             throw error;
         } finally {
-            context.metrics().statement(kind, java.time.Duration.ofNanos(System.nanoTime() - started), failure);
+            context.metrics().statement(kind.name, Duration.ofNanos(System.nanoTime() - started), failure);
         }
     }
 
     /** A low-cardinality name for a statement, for metrics: select, insert, create_materialized_view, ... */
     private static String kind(SqlNode node) {
-        if (node instanceof io.kafkamv.compiler.parser.SqlCreateRelation relation) {
-            return "create_" + relation.kind().name().toLowerCase(java.util.Locale.ROOT);
+        if (node instanceof SqlCreateRelation relation) {
+            return "create_" + relation.kind().name().toLowerCase(Locale.ROOT);
         }
         boolean ours = node.getKind() == SqlKind.OTHER || node.getKind() == SqlKind.OTHER_DDL;
         String name = ours
             ? node.getClass().getSimpleName().replaceFirst("^Sql", "").replaceAll("([a-z])([A-Z])", "$1_$2")
             : node.getKind().name();
-        return name.toLowerCase(java.util.Locale.ROOT);
+        return name.toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -175,13 +199,13 @@ public final class StatementExecutor {
         boolean dml = node instanceof SqlInsert || node instanceof SqlUpdate || node instanceof SqlDelete;
         if (!dml && !(node instanceof SqlSetOption) && !node.getKind().belongsTo(SqlKind.QUERY)) {
             throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "a background statement runs queries, INSERT, UPDATE, "
-                + "DELETE and SET, not " + kind(node).replace('_', ' ').toUpperCase(java.util.Locale.ROOT), 1,
+                + "DELETE and SET, not " + kind(node).replace('_', ' ').toUpperCase(Locale.ROOT), 1,
                 "run it without async=true; SET BACKGROUND_DDL = true makes CREATE return at once");
         }
     }
 
     private static String transactionTag(String text) {
-        String word = text.strip().split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
+        String word = text.strip().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
         return switch (word) {
             case "BEGIN", "START" -> "BEGIN";
             case "COMMIT", "END" -> "COMMIT";
@@ -247,7 +271,7 @@ public final class StatementExecutor {
 
     private StatementResult drop(SqlDropObject drop, Notices notices) {
         String name = drop.name().getSimple();
-        String kind = drop.kind().sql().toLowerCase(java.util.Locale.ROOT);
+        String kind = drop.kind().sql().toLowerCase(Locale.ROOT);
         CatalogEntry entry = context.catalog().entry(name).orElse(null);
         if (entry == null || !kind(entry.kind()).equals(drop.kind())) {
             if (drop.ifExists()) {

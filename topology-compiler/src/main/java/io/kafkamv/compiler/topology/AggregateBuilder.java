@@ -26,7 +26,7 @@ final class AggregateBuilder {
     }
 
     Supplier<KTable<Object[], Object[]>> build(AggregateStep step) {
-        return () -> context.appendOnly(step.input()) ? insertsAggregated(step) : aggregated(step);
+        return () -> context.offersStream(step.input()) ? insertsAggregated(step) : aggregated(step);
     }
 
     /** Every change of the input goes to its group's partition, where rows are added and retracted. */

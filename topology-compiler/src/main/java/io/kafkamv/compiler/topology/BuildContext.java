@@ -73,8 +73,11 @@ final class BuildContext {
         return lazy;
     }
 
-    /** Whether the step offers its rows, only ever inserted, as a stream. */
-    boolean appendOnly(String stepId) {
+    /**
+     * Whether the step offers its rows as a stream: they are only ever inserted, and the plan is of a version
+     * that lets such rows flow as streams.
+     */
+    boolean offersStream(String stepId) {
         return insertStreams && appendOnlyStreams.containsKey(stepId);
     }
 

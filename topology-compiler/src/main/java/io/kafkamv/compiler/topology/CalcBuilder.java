@@ -20,7 +20,7 @@ final class CalcBuilder {
     Supplier<KTable<Object[], Object[]>> build(CalcStep step) {
         PlanStep input = context.step(step.input());
         CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema(), context.errors());
-        if (context.appendOnly(step.input())) {
+        if (context.offersStream(step.input())) {
             context.offerStream(step.id(), () -> {
                 KStream<Object[], Object[]> rows = context.stream(step.input());
                 if (evaluator.hasCondition()) {

@@ -37,7 +37,7 @@ final class Exchanges {
     KStream<byte[], byte[]> of(String inputId, String name, String lastPrefixes, String exchangeName, int partitions,
                                Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes) {
         PlanStep input = context.step(inputId);
-        if (!context.insertExchanges() || !context.appendOnly(inputId)) {
+        if (!context.insertExchanges() || !context.offersStream(inputId)) {
             return exchange(context.builder(), context.table(inputId), input, name, lastPrefixes, exchangeName,
                 partitions, prefixes, changes);
         }

@@ -51,7 +51,7 @@ public final class TopologyFactory {
             Lazy<KTable<Object[], Object[]>> table = context.addTable(step.id(), step.accept(steps));
             // A step that also offers its rows as a stream builds its table only if a later step asks for it;
             // every other step is built here, in plan order, as plans of version 1 always were.
-            if (!context.appendOnly(step.id())) {
+            if (!context.offersStream(step.id())) {
                 table.get();
             }
         }
@@ -60,7 +60,7 @@ public final class TopologyFactory {
             PlanOutputs.writeOut(builder, plan, context.table(root));
         } else if (plan.index() != null) {
             PlanOutputs.keepAsIndex(builder, plan, context.table(root));
-        } else if (context.appendOnly(root)) {
+        } else if (context.offersStream(root)) {
             PlanOutputs.keepInsertsAsView(builder, plan, context.stream(root));
         } else {
             PlanOutputs.keepAsView(plan, context.table(root));
