@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.schema.Column;
@@ -18,6 +19,8 @@ import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.result.PgType;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 
@@ -220,7 +223,21 @@ final class PsqlCatalog {
 
     private static Optional<Pattern> namePattern(String sql) {
         Matcher matcher = NAME_PATTERN.matcher(sql);
-        return matcher.find() ? Optional.of(Pattern.compile(matcher.group(1))) : Optional.empty();
+        return matcher.find() ? Optional.of(regex(matcher.group(1))) : Optional.empty();
+    }
+
+    /** A pattern psql made of what the user typed ({@code \d foo(}), refused in PostgreSQL's words. */
+    private static Pattern regex(String pattern) {
+        try {
+            return Pattern.compile(pattern);
+        } catch (PatternSyntaxException e) {
+            String description = e.getDescription();
+            String reason = description.startsWith("Unclosed group") || description.startsWith("Unmatched closing")
+                ? "parentheses () not balanced"
+                : description.startsWith("Unclosed character class") ? "brackets [] not balanced"
+                : description.toLowerCase(Locale.ROOT);
+            throw SqlError.of(SqlState.INVALID_REGULAR_EXPRESSION, "invalid regular expression: " + reason);
+        }
     }
 
     /**

@@ -70,6 +70,15 @@ class PsqlMetaCommandsIT {
         assertThat(psql.run("\\d nothing").stderr()).contains("Did not find any relation named \"nothing\"");
     }
 
+    @Test
+    void aPatternThatIsNoRegularExpressionIsRefusedAsPostgresRefusesIt() throws Exception {
+        // What PostgreSQL 15 answers to the same command: the pattern psql makes, ^(foo()$, does not compile.
+        Psql.Result unbalanced = psql.run("\\d foo(");
+
+        assertThat(unbalanced.stderr()).isEqualTo("ERROR:  invalid regular expression: parentheses () not balanced\n");
+        assertThat(psql.run("\\d orders").exitCode()).isZero();
+    }
+
     private static String meta(String command) throws Exception {
         Psql.Result result = psql.run(command, "-A", "-t");
         assertThat(result.exitCode()).as(result.stderr()).isZero();
