@@ -2,6 +2,7 @@ package io.kafkamv.service.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -10,6 +11,8 @@ import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.InMemoryJobStoreLogTestDouble;
+import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import org.junit.jupiter.api.Test;
@@ -29,6 +32,20 @@ class CatalogServiceTest {
         assertThat(entry.definition().path("insertsOnly").asBoolean()).isTrue();
         assertThat(entry.definition().has("appendOnly")).isFalse();
         assertThat(CatalogService.relation(entry).appendOnly()).isTrue();
+    }
+
+    @Test
+    void queriesAndTheCompilerSeeOnlyCreatedRelationsNeitherSinksNorIndexes() throws Exception {
+        try (JobStore store = JobStore.over(new InMemoryJobStoreLogTestDouble(), Duration.ofSeconds(1))) {
+            Relation table = new Relation("t", SCHEMA, List.of(Relation.ROW_ID), "kmv-table-t");
+            store.create(CatalogService.entry(table, ObjectKind.TABLE, ObjectStatus.CREATED, "CREATE TABLE t (n bigint)", 0));
+            Relation creating = new Relation("v", SCHEMA, List.of(), "kmv-view-v", Relation.NATIVE, null, Map.of(), true);
+            store.create(CatalogService.entry(creating, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, "", 1001));
+            store.create(CatalogService.indexEntry("i", "t", List.of("n"), "CREATE INDEX i ON t (n)", 1002)
+                .withStatus(ObjectStatus.CREATED));
+
+            assertThat(new CatalogService(store).relations()).extracting(Relation::name).containsExactly("t");
+        }
     }
 
     @Test

@@ -1,0 +1,61 @@
+package io.kafkamv.jobstore;
+
+/**
+ * The keys of the job store's records: what kind of record each is and whose. Every record is the full
+ * state of one thing under its key, so compaction keeps the latest and a tombstone deletes it.
+ */
+final class JobStoreKeys {
+
+    static final String OBJECT = "object/";
+    static final String JOB = "job/";
+    /**
+     * A cancel is its own record, not a status in the job's record: a job's record is written by
+     * whoever runs it (progress, completion) and a cancel written just before a completion would be
+     * overwritten by it. A cancel record stays until the job is cleaned up, so it wins in every order
+     * and after compaction.
+     */
+    static final String CANCEL = "cancel/";
+    static final String STATEMENT = "statement/";
+    static final String PROGRESS = "statement-progress/";
+    /** {@code statement-rows/<id>/<statement index>/<page>}: a page of a finished statement's result rows. */
+    static final String ROWS = "statement-rows/";
+    /** Writing this key returns an offset no other writer gets: the source of job ids. */
+    static final String JOB_ID_CLAIM = "job-id-claim";
+
+    private JobStoreKeys() {
+    }
+
+    static String object(String name) {
+        return OBJECT + name;
+    }
+
+    static String job(long id) {
+        return JOB + id;
+    }
+
+    static String cancel(long id) {
+        return CANCEL + id;
+    }
+
+    static String statement(long id) {
+        return STATEMENT + id;
+    }
+
+    static String progress(long id) {
+        return PROGRESS + id;
+    }
+
+    static String rows(long id, int index, int page) {
+        return ROWS + id + "/" + index + "/" + page;
+    }
+
+    /** The prefix of every page of a statement's result rows. */
+    static String rowsOf(long id) {
+        return ROWS + id + "/";
+    }
+
+    /** The id in a key of the form {@code <prefix><id>}. */
+    static long id(String key, String prefix) {
+        return Long.parseLong(key.substring(prefix.length()));
+    }
+}

@@ -1,0 +1,53 @@
+package io.kafkamv.jobstore;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Where the job store's records live: one ordered log of keyed records, written by every instance and
+ * read by each from its beginning. {@link KafkaJobStoreLog} keeps it on a compacted Kafka topic;
+ * tests of what is built on the store can keep it in memory.
+ */
+public interface JobStoreLog extends AutoCloseable {
+
+    /** A record: a key and its value, or a null value that deletes the key. */
+    record Entry(String key, byte[] value) {
+    }
+
+    /** What the log's records are handed to, in log order, on the log's one reading thread. */
+    interface Reader {
+
+        void apply(String key, byte[] value, long offset);
+
+        /** After each batch of records (none is empty), for listeners to look at the new state. */
+        void batchApplied();
+    }
+
+    /** The log's name, for messages. */
+    String name();
+
+    /**
+     * Hands {@code reader} every record from the beginning and then each new one, and returns once every
+     * record written before the call is applied.
+     *
+     * @throws TimeoutException when that takes longer than {@code timeout}
+     */
+    void follow(Reader reader, Duration timeout) throws InterruptedException, TimeoutException;
+
+    /**
+     * Appends the entries in one round trip and in their order, and returns once the reader has applied
+     * them all: the offset of the last, which no other append gets.
+     *
+     * @throws JobStoreException when they cannot be written
+     */
+    long append(List<Entry> entries);
+
+    /** A record of this log for another producer to write in its own transaction. */
+    ProducerRecord<byte[], byte[]> recordOf(Entry entry);
+
+    @Override
+    void close();
+}

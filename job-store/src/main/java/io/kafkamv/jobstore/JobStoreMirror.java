@@ -1,0 +1,104 @@
+package io.kafkamv.jobstore;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What this instance has read of the job store's log, one typed table per kind of record: catalog
+ * entries, jobs, cancels, background statements, their progress and their result pages. Written only
+ * by the log's reader; read from any thread.
+ */
+final class JobStoreMirror implements JobStoreLog.Reader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobStoreMirror.class);
+
+    final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
+    final Map<Long, Job> jobs = new ConcurrentHashMap<>();
+    final Map<Long, String> cancels = new ConcurrentHashMap<>();
+    final Map<Long, StatementJob> statements = new ConcurrentHashMap<>();
+    final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
+    final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
+
+    private final ObjectMapper json;
+    private final Runnable onBatch;
+
+    JobStoreMirror(ObjectMapper json, Runnable onBatch) {
+        this.json = json;
+        this.onBatch = onBatch;
+    }
+
+    /** Whether two entries are states of one object rather than two creates of one name. */
+    static boolean sameObject(CatalogEntry a, CatalogEntry b) {
+        return a.jobId() == b.jobId() && Objects.equals(a.createdAt(), b.createdAt()) && a.kind() == b.kind();
+    }
+
+    @Override
+    public void batchApplied() {
+        onBatch.run();
+    }
+
+    @Override
+    public void apply(String key, byte[] value, long offset) {
+        if (key.equals(JobStoreKeys.JOB_ID_CLAIM)) {
+            return;
+        }
+        try {
+            if (key.startsWith(JobStoreKeys.OBJECT)) {
+                applyObject(key.substring(JobStoreKeys.OBJECT.length()), value);
+            } else if (key.startsWith(JobStoreKeys.CANCEL)) {
+                put(cancels, JobStoreKeys.id(key, JobStoreKeys.CANCEL),
+                    value == null ? null : new String(value, StandardCharsets.UTF_8));
+            } else if (key.startsWith(JobStoreKeys.STATEMENT)) {
+                put(statements, JobStoreKeys.id(key, JobStoreKeys.STATEMENT), read(value, StatementJob.class));
+            } else if (key.startsWith(JobStoreKeys.PROGRESS)) {
+                put(progress, JobStoreKeys.id(key, JobStoreKeys.PROGRESS), read(value, StatementProgress.class));
+            } else if (key.startsWith(JobStoreKeys.ROWS)) {
+                put(resultPages, key, value == null ? null : json.readTree(value));
+            } else if (key.startsWith(JobStoreKeys.JOB)) {
+                put(jobs, JobStoreKeys.id(key, JobStoreKeys.JOB), read(value, Job.class));
+            } else {
+                LOG.warn("Skipping job store record with unknown key {} at offset {}", key, offset);
+            }
+        } catch (IOException | NumberFormatException e) {
+            // A record this version cannot read (e.g. written by a newer one) must not stop the others.
+            LOG.error("Skipping unreadable job store record {} at offset {}: {}", key, offset, e.toString());
+        }
+    }
+
+    /** The first create of a name wins on every instance, until the object is dropped. */
+    private void applyObject(String name, byte[] value) throws IOException {
+        if (value == null) {
+            objects.remove(name);
+            return;
+        }
+        CatalogEntry entry = json.readValue(value, CatalogEntry.class);
+        CatalogEntry existing = objects.get(name);
+        if (existing != null && !sameObject(existing, entry)) {
+            LOG.info("Ignoring a second create of {} (job {}): job {} created it first", name, entry.jobId(),
+                existing.jobId());
+        } else {
+            objects.put(name, entry);
+        }
+    }
+
+    private <T> T read(byte[] value, Class<T> type) throws IOException {
+        return value == null ? null : json.readValue(value, type);
+    }
+
+    /** Puts the value, or removes the key for a tombstone. */
+    private static <K, V> void put(Map<K, V> table, K key, V value) {
+        if (value == null) {
+            table.remove(key);
+        } else {
+            table.put(key, value);
+        }
+    }
+}

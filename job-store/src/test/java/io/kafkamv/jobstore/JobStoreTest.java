@@ -1,0 +1,115 @@
+package io.kafkamv.jobstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import org.junit.jupiter.api.Test;
+
+/** The job store's rules, over a log in memory ({@link InMemoryJobStoreLogTestDouble}); JobStoreIT runs it on Kafka. */
+class JobStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+
+    private final InMemoryJobStoreLogTestDouble log = new InMemoryJobStoreLogTestDouble();
+
+    @Test
+    void theFirstCreateOfANameWinsAndTheSecondIsToldSo() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+
+        assertThat(store.create(entry("v", 1001, T0))).isTrue();
+        assertThat(store.create(entry("v", 1002, T0.plusSeconds(1)))).isFalse();
+
+        assertThat(store.object("v")).map(CatalogEntry::jobId).contains(1001L);
+    }
+
+    @Test
+    void theFirstCreateStillWinsWhenTheLogIsReadAgainFromTheStart() throws Exception {
+        JobStore first = JobStore.over(log, Duration.ofSeconds(1));
+        first.create(entry("v", 1001, T0));
+        first.create(entry("v", 1002, T0.plusSeconds(1)));
+
+        JobStore restarted = JobStore.over(log, Duration.ofSeconds(1));
+
+        assertThat(restarted.object("v")).map(CatalogEntry::jobId).contains(1001L);
+    }
+
+    @Test
+    void aCancelWinsOverWhateverIsWrittenToTheJobAfterIt() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+
+        store.cancel(1001, "cancelled by user");
+        store.put(job(1001, JobStatus.CREATED));
+
+        assertThat(store.job(1001)).map(Job::status).contains(JobStatus.CANCELLING);
+        assertThat(store.cancelled(1001)).contains("cancelled by user");
+    }
+
+    @Test
+    void jobIdsAreUniqueAndStartAtAThousand() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+
+        long first = store.allocateJobId();
+        long second = store.allocateJobId();
+
+        assertThat(first).isGreaterThanOrEqualTo(1000);
+        assertThat(second).isGreaterThan(first);
+    }
+
+    @Test
+    void forgettingAStatementRemovesItsRecordFirstThenItsPages() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        StatementJob statement = StatementJob.accepted(store.allocateJobId(), "SELECT 1", Map.of(), "instance-1");
+        store.accept(statement);
+        log.appendCommitted(List.of(store.resultPageRecord(statement.id(), 0, 0,
+            JsonNodeFactory.instance.arrayNode().add(JsonNodeFactory.instance.arrayNode().add(1)))));
+        assertThat(store.resultPage(statement.id(), 0, 0)).isPresent();
+
+        store.removeStatement(statement.id());
+
+        assertThat(store.statement(statement.id())).isEmpty();
+        assertThat(store.resultPage(statement.id(), 0, 0)).isEmpty();
+        List<String> tombstones = log.entries().stream().filter(entry -> entry.value() == null)
+            .map(JobStoreLog.Entry::key).toList();
+        assertThat(tombstones.get(0)).isEqualTo("statement/" + statement.id());
+    }
+
+    @Test
+    void aRecordThisVersionCannotReadIsSkippedAndTheOthersApplied() throws Exception {
+        log.append(List.of(new JobStoreLog.Entry("job/1001", "{not json".getBytes(StandardCharsets.UTF_8)),
+            new JobStoreLog.Entry("widget/7", new byte[0])));
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+
+        store.put(job(1002, JobStatus.CREATING));
+
+        assertThat(store.jobs()).extracting(Job::id).containsExactly(1002L);
+    }
+
+    @Test
+    void listenersHearOfEachBatchOfChanges() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        AtomicInteger heard = new AtomicInteger();
+        store.addListener(heard::incrementAndGet);
+
+        store.put(job(1001, JobStatus.CREATING));
+
+        assertThat(heard).hasValue(1);
+    }
+
+    private static CatalogEntry entry(String name, long jobId, Instant createdAt) {
+        return new CatalogEntry(name, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, "CREATE MATERIALIZED VIEW "
+            + name + " AS SELECT 1", jobId, JsonNodeFactory.instance.objectNode(), createdAt);
+    }
+
+    private static Job job(long id, JobStatus status) {
+        return new Job(id, "v", "CREATE MATERIALIZED VIEW v AS SELECT 1", null, true, status, null, Map.of(), Map.of(),
+            Map.of(), 0, "instance-1", -1, T0, T0);
+    }
+}
