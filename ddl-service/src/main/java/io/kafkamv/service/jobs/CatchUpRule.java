@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.compiler.plan.PlanOutputTopics;
+import io.kafkamv.compiler.topology.HeldBackOffsets;
 import io.kafkamv.jobstore.Job;
 
 /**
@@ -35,9 +36,10 @@ final class CatchUpRule {
             return false;
         }
         try {
+            // The job's own topics, named after its application id: the held-back offsets' changelogs and the exchanges.
             Set<String> internal = offsets.internalTopics(job.id());
             List<String> changelogs = internal.stream()
-                .filter(topic -> HeldBackOffsetsReader.isChangelog(topic, ViewRuntime.applicationId(job.id()))).toList();
+                .filter(topic -> topic.endsWith(HeldBackOffsets.CHANGELOG_SUFFIX)).toList();
             if (!nothingHeldBack(job, targets, changelogs)) {
                 return false;
             }

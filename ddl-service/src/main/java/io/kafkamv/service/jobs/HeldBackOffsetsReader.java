@@ -41,10 +41,6 @@ final class HeldBackOffsetsReader {
     private HeldBackOffsetsReader() {
     }
 
-    static boolean isChangelog(String topic, String applicationId) {
-        return topic.startsWith(applicationId + "-") && topic.endsWith(HeldBackOffsets.CHANGELOG_SUFFIX);
-    }
-
     /**
      * The first held-back offset per input partition ({@code topic:partition}), over every task of the job.
      *
