@@ -137,7 +137,10 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     /** Stops every node at once, keeping their data: the whole cluster down, as in a power cut handled cleanly. */
     public void stopAllNodes() {
-        runOnAllNodes(KafkaNode::stop, nodes.stream().filter(KafkaNode::isRunning).toList());
+        List<KafkaNode> running = nodes.stream().filter(KafkaNode::isRunning).toList();
+        // Brokers first, all of them, while the controllers are there to let them go (see KafkaNode.stopBroker).
+        runOnAllNodes(KafkaNode::stopBroker, running);
+        runOnAllNodes(KafkaNode::stop, running);
     }
 
     /**
@@ -173,7 +176,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        runOnAllNodes(KafkaNode::stop, nodes.stream().filter(KafkaNode::isRunning).toList());
+        stopAllNodes();
         if (temporaryDataDir) {
             deleteRecursively(dataDir);
         }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 
+import kafka.server.BrokerServer;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -54,6 +55,31 @@ final class KafkaNode {
         KafkaRaftServer raftServer = new KafkaRaftServer(new KafkaConfig(properties()), Time.SYSTEM);
         raftServer.startup();
         server = raftServer;
+    }
+
+    /**
+     * Stops the broker half of the node, leaving its controller up. When the whole cluster stops, every
+     * broker must be gone before any controller goes: a broker's clean shutdown waits for the active
+     * controller to let it go (five minutes at most, not configurable), and a broker left last once the
+     * other nodes' controllers have stopped finds no quorum to ask. {@link KafkaRaftServer} stops both halves
+     * in one call and does not expose them, hence the reflection.
+     */
+    synchronized void stopBroker() {
+        if (server == null) {
+            return;
+        }
+        try {
+            java.lang.reflect.Field field = KafkaRaftServer.class.getDeclaredField("broker");
+            field.setAccessible(true);
+            scala.Option<?> broker = (scala.Option<?>) field.get(server);
+            if (broker.isDefined()) {
+                BrokerServer brokerServer = (BrokerServer) broker.get();
+                brokerServer.shutdown();
+                brokerServer.awaitShutdown();
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("This version of Kafka's KafkaRaftServer has no broker field", e);
+        }
     }
 
     synchronized void stop() {
