@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.compiler.plan.PlanOutputTopics;
-import io.kafkamv.compiler.topology.HeldBackOffsets;
+import io.kafkamv.compiler.runtime.HeldBackOffsets;
 import io.kafkamv.jobstore.Job;
 
 /**

@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.kafkamv.compiler.topology.EvaluationErrors;
+import io.kafkamv.compiler.runtime.EvaluationErrors;
 import io.kafkamv.jobstore.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

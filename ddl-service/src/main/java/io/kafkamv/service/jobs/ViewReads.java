@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import io.kafkamv.compiler.topology.IndexKeys;
+import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.service.auth.BearerTokens;
 import org.apache.kafka.common.serialization.BytesSerializer;

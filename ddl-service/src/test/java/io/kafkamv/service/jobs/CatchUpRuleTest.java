@@ -17,7 +17,7 @@ import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.compiler.plan.SinkOutput;
 import io.kafkamv.compiler.plan.TableScanStep;
-import io.kafkamv.compiler.topology.HeldBackOffsets;
+import io.kafkamv.compiler.runtime.HeldBackOffsets;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;

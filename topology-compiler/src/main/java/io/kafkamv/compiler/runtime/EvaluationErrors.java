@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.runtime;
 
 /**
  * Where a running view reports a value it could not compute for a row: an integer that overflows, a

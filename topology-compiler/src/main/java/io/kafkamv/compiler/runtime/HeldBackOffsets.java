@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.runtime;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,16 +20,16 @@ public final class HeldBackOffsets {
      */
     public static final String CHANGELOG_SUFFIX = "-pending-changelog";
 
-    static final String KEY = "first-offsets";
+    public static final String KEY = "first-offsets";
 
     private HeldBackOffsets() {
     }
 
-    static String storeName(String stepId) {
+    public static String storeName(String stepId) {
         return stepId + "-pending";
     }
 
-    static String encode(Map<String, Long> firstOffsets) {
+    public static String encode(Map<String, Long> firstOffsets) {
         return firstOffsets.entrySet().stream()
             .map(entry -> entry.getKey() + "=" + entry.getValue())
             .collect(Collectors.joining("\n"));

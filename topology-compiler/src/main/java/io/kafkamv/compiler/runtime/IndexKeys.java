@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.runtime;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.connectors.row.RowCodec;
@@ -23,10 +23,10 @@ public final class IndexKeys {
 
     /** The prefix of the entries whose indexed columns have these values. */
     public byte[] prefix(Object[] indexedValues) {
-        return Exchange.prefix(values.encode(indexedValues), true);
+        return CompositeKeys.prefix(values.encode(indexedValues), true);
     }
 
-    byte[] prefixOfRow(Object[] row) {
+    public byte[] prefixOfRow(Object[] row) {
         Object[] indexed = new Object[columns.length];
         for (int i = 0; i < columns.length; i++) {
             indexed[i] = row[columns[i]];

@@ -3,8 +3,13 @@ package io.kafkamv.compiler.topology;
 import java.util.List;
 import java.util.function.Supplier;
 
-import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.compiler.plan.AggregateStep;
+import io.kafkamv.compiler.topology.internal.Accumulator;
+import io.kafkamv.compiler.topology.internal.AccumulatorSerde;
+import io.kafkamv.compiler.topology.internal.PartialAggregator;
+import io.kafkamv.compiler.topology.internal.Rows;
+import io.kafkamv.compiler.topology.internal.SqlValues;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
 import org.apache.kafka.common.utils.Bytes;
@@ -101,7 +106,7 @@ final class AggregateBuilder {
         boolean global = step.groupBy().isEmpty();
         return accumulators.mapValues((groupKey, accumulator) -> {
             // A group without rows is gone; the single row of a global aggregate stays (count 0).
-            if (accumulator.rows <= 0 && !global) {
+            if (accumulator.rows() <= 0 && !global) {
                 return null;
             }
             Object[] row = new Object[outputColumns.size()];

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.runtime.EvaluationErrors;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;

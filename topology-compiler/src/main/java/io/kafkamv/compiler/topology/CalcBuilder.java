@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.topology.internal.CalcEvaluator;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Named;

@@ -4,6 +4,9 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.runtime.CompositeKeys;
+import io.kafkamv.compiler.topology.internal.Exchange;
+import io.kafkamv.compiler.topology.internal.ExchangeKeyer;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -44,7 +47,7 @@ final class Exchanges {
         RowCodec inputKeys = new RowCodec(input.key());
         RowCodec inputRows = new RowCodec(input.schema().columns());
         return context.stream(inputId)
-            .map((key, row) -> KeyValue.pair(Exchange.compose(prefixes.apply(row), inputKeys.encode(key)),
+            .map((key, row) -> KeyValue.pair(CompositeKeys.compose(prefixes.apply(row), inputKeys.encode(key)),
                 changes.apply(inputRows.encode(row))), Named.as(name + "-keys"))
             .repartition(exchangeTopic(exchangeName, partitions));
     }

@@ -5,6 +5,9 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.JoinStep;
+import io.kafkamv.compiler.topology.internal.JoinKeys;
+import io.kafkamv.compiler.topology.internal.JoinProcessor;
+import io.kafkamv.compiler.topology.internal.JoinSide;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;

@@ -2,6 +2,11 @@ package io.kafkamv.compiler.topology;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.runtime.IndexKeys;
+import io.kafkamv.compiler.topology.internal.IndexWriter;
+import io.kafkamv.compiler.topology.internal.JoinSide;
+import io.kafkamv.compiler.topology.internal.SinkEncoder;
+import io.kafkamv.compiler.topology.internal.ViewAppender;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.SourceScanStep;
+import io.kafkamv.compiler.topology.internal.SourceDecoder;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;

@@ -3,6 +3,7 @@ package io.kafkamv.compiler.topology;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.TableScanStep;
+import io.kafkamv.compiler.topology.internal.TopicRows;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Consumed;

@@ -4,6 +4,11 @@ import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.TopNStep;
+import io.kafkamv.compiler.runtime.CompositeKeys;
+import io.kafkamv.compiler.topology.internal.JoinSide;
+import io.kafkamv.compiler.topology.internal.Rows;
+import io.kafkamv.compiler.topology.internal.SortKeys;
+import io.kafkamv.compiler.topology.internal.TopNProcessor;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
@@ -36,7 +41,7 @@ final class TopNBuilder {
         // A single-input exchange sends its changes as a join's left side does.
         KStream<Object[], Object[]> top = exchanges.of(step.input(), step.id(),
             step.id() + "-groups", step.id() + "-by-group", step.partitions(),
-            row -> Exchange.prefix(groupCodec.encode(Rows.project(row, groupColumns)), true), JoinSide.LEFT::change)
+            row -> CompositeKeys.prefix(groupCodec.encode(Rows.project(row, groupColumns)), true), JoinSide.LEFT::change)
             .process(() -> new TopNProcessor(step, sortKeys, inputRows), Named.as(step.id() + "-top"),
                 TopNProcessor.sortedStore(step), TopNProcessor.sortKeyStore(step));
         return Exchanges.rekeyedTable(top, step);

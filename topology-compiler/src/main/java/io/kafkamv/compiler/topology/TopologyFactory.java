@@ -4,6 +4,7 @@ import java.util.Properties;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.runtime.EvaluationErrors;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.WindowStep;
+import io.kafkamv.compiler.topology.internal.HopExpander;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Named;

@@ -13,6 +13,7 @@ import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;

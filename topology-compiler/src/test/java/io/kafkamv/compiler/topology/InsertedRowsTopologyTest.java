@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import io.kafkamv.compiler.topology.internal.PartialAggregator;
 import io.kafkamv.compiler.types.PostgresNumeric;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;

@@ -13,6 +13,8 @@ import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlStatementParser;
+import io.kafkamv.compiler.runtime.HeldBackOffsets;
+import io.kafkamv.compiler.topology.internal.PartialAggregator;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.math.BigDecimal;
 import java.util.Map;
@@ -13,7 +13,7 @@ import io.kafkamv.compiler.types.PostgresNumeric;
  * add and retract a row. MIN, MAX and DISTINCT keep a multiset of values, so deleting the current
  * minimum finds the next one.
  */
-final class Accumulator {
+public final class Accumulator {
 
     long rows;
     final long[] nonNull;
@@ -21,10 +21,15 @@ final class Accumulator {
     final TreeMap<Object, Long>[] values;
 
     @SuppressWarnings({"unchecked", "rawtypes"}) // Java has no generic array creation.
-    Accumulator(int calls) {
+    public Accumulator(int calls) {
         nonNull = new long[calls];
         sums = new Object[calls];
         values = new TreeMap[calls];
+    }
+
+    /** How many rows it holds: retractions count down, so a group whose count reaches 0 is gone. */
+    public long rows() {
+        return rows;
     }
 
     /**
@@ -43,7 +48,7 @@ final class Accumulator {
     }
 
     /** This accumulator with one row added (sign 1) or retracted (sign -1), as a new accumulator. */
-    Accumulator plus(AggregateCall[] calls, Object[] row, int sign) {
+    public Accumulator plus(AggregateCall[] calls, Object[] row, int sign) {
         Accumulator next = copy();
         next.add(calls, row, sign);
         return next;
@@ -59,7 +64,7 @@ final class Accumulator {
      * and sums add up and value multisets merge, so the result is the same as adding the partial's rows
      * one by one.
      */
-    Accumulator merged(Accumulator partial) {
+    public Accumulator merged(Accumulator partial) {
         Accumulator next = copy();
         next.rows += partial.rows;
         for (int i = 0; i < nonNull.length; i++) {
@@ -119,7 +124,7 @@ final class Accumulator {
     }
 
     /** The aggregate's SQL result, before conversion to the output column's type. */
-    Object result(AggregateCall call, int i) {
+    public Object result(AggregateCall call, int i) {
         return switch (call.function()) {
             case COUNT -> call.argument() < 0 && call.filter() == null ? rows
                 : call.distinct() ? distinctCount(i) : nonNull[i];

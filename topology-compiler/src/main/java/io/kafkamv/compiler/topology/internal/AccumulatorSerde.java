@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +16,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /** Accumulators in state stores and changelogs: counts, sums and value multisets, each value tagged with its type. */
-final class AccumulatorSerde implements Serde<Accumulator> {
+public final class AccumulatorSerde implements Serde<Accumulator> {
 
     private static final byte NULL = 0;
     private static final byte INT = 1;
@@ -30,7 +30,7 @@ final class AccumulatorSerde implements Serde<Accumulator> {
 
     private final int calls;
 
-    AccumulatorSerde(int calls) {
+    public AccumulatorSerde(int calls) {
         this.calls = calls;
     }
 

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.List;
 import java.util.Map;
@@ -9,6 +9,7 @@ import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
 import io.kafkamv.compiler.planner.QueryPlanner;
+import io.kafkamv.compiler.runtime.EvaluationErrors;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -34,7 +35,7 @@ import org.apache.calcite.schema.SchemaPlus;
  * error, not a wrapped-around number. A row whose expression fails gets null there and the error goes
  * to {@link EvaluationErrors}. Thread-safe: the compiled code keeps no state between rows.
  */
-final class CalcEvaluator {
+public final class CalcEvaluator {
 
     private final String stepId;
     private final Function1<DataContext, Object[]> condition;
@@ -62,7 +63,7 @@ final class CalcEvaluator {
         this.errors = errors;
     }
 
-    static CalcEvaluator of(CalcStep step, RowSchema inputSchema, EvaluationErrors errors) {
+    public static CalcEvaluator of(CalcStep step, RowSchema inputSchema, EvaluationErrors errors) {
         QueryPlanner planner = new QueryPlanner(Map.of("input", inputSchema));
         RelNode rel = planner.plan(step.sql()).accept(new CheckedIntegerArithmetic(planner.rexBuilder()));
         RexProgram program;
@@ -91,12 +92,12 @@ final class CalcEvaluator {
             (JavaTypeFactory) planner.typeFactory(), binaryColumns, errors);
     }
 
-    boolean hasCondition() {
+    public boolean hasCondition() {
         return condition != null;
     }
 
     /** True when the row passes the step's WHERE; SQL's unknown (null) does not pass, nor does an error. */
-    boolean test(Object[] row) {
+    public boolean test(Object[] row) {
         try {
             return Boolean.TRUE.equals(condition.apply(new RowContext(calciteRow(row), typeFactory))[0]);
         } catch (RuntimeException e) {
@@ -105,7 +106,7 @@ final class CalcEvaluator {
         }
     }
 
-    Object[] project(Object[] row) {
+    public Object[] project(Object[] row) {
         RowContext context = new RowContext(calciteRow(row), typeFactory);
         Object[] projected;
         try {

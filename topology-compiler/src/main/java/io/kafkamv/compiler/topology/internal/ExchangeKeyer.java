@@ -1,9 +1,10 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.Arrays;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
+import io.kafkamv.compiler.runtime.CompositeKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -17,7 +18,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * row had last is remembered here: when it changes, the row is first deleted under the old one,
  * which may live in another partition of the exchange.
  */
-final class ExchangeKeyer implements Processor<Object[], Object[], byte[], byte[]> {
+public final class ExchangeKeyer implements Processor<Object[], Object[], byte[], byte[]> {
 
     private final Function<Object[], byte[]> prefixes;
     private final UnaryOperator<byte[]> changes;
@@ -28,10 +29,10 @@ final class ExchangeKeyer implements Processor<Object[], Object[], byte[], byte[
     private ProcessorContext<byte[], byte[]> context;
 
     /**
-     * @param prefixes a row's prefix, see {@link Exchange}
+     * @param prefixes a row's prefix, see {@link CompositeKeys}
      * @param changes  what is sent for a row's bytes, or for null when the row is gone
      */
-    ExchangeKeyer(Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes, RowCodec inputKeys,
+    public ExchangeKeyer(Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes, RowCodec inputKeys,
                   RowCodec inputRows, String storeName) {
         this.prefixes = prefixes;
         this.changes = changes;
@@ -53,10 +54,10 @@ final class ExchangeKeyer implements Processor<Object[], Object[], byte[], byte[
         byte[] previous = lastPrefixes.get(storeKey);
         byte[] prefix = record.value() == null ? null : prefixes.apply(record.value());
         if (previous != null && !Arrays.equals(previous, prefix)) {
-            context.forward(record.withKey(Exchange.compose(previous, rowKey)).withValue(changes.apply(null)));
+            context.forward(record.withKey(CompositeKeys.compose(previous, rowKey)).withValue(changes.apply(null)));
         }
         if (prefix != null) {
-            context.forward(record.withKey(Exchange.compose(prefix, rowKey))
+            context.forward(record.withKey(CompositeKeys.compose(prefix, rowKey))
                 .withValue(changes.apply(inputRows.encode(record.value()))));
             lastPrefixes.put(storeKey, prefix);
         } else if (previous != null) {

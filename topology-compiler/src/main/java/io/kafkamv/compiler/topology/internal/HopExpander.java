@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Copies each row into every hopping window that holds its time. A table's changes carry only the
  * new row, so each row's last time is remembered here to delete it from windows it has left.
  */
-final class HopExpander implements Processor<Object[], Object[], Object[], Object[]> {
+public final class HopExpander implements Processor<Object[], Object[], Object[], Object[]> {
 
     private final WindowStep step;
     private final RowCodec inputKeys;
@@ -25,7 +25,7 @@ final class HopExpander implements Processor<Object[], Object[], Object[], Objec
     private KeyValueStore<Bytes, byte[]> lastTimes;
     private ProcessorContext<Object[], Object[]> context;
 
-    HopExpander(WindowStep step, RowCodec inputKeys, String storeName) {
+    public HopExpander(WindowStep step, RowCodec inputKeys, String storeName) {
         this.step = step;
         this.inputKeys = inputKeys;
         this.storeName = storeName;

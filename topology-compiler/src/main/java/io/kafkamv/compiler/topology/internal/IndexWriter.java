@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -8,11 +8,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Keeps an index's entries: each row under its indexed values (the exchange prefix) and its key,
- * so that a prefix scan of {@link #STORE} with {@link IndexKeys#prefix} finds the rows with given values.
+ * so that a prefix scan of {@link #STORE} with {@link io.kafkamv.compiler.runtime.IndexKeys#prefix} finds the rows with given values.
  */
-final class IndexWriter implements Processor<byte[], byte[], Void, Void> {
+public final class IndexWriter implements Processor<byte[], byte[], Void, Void> {
 
-    static final String STORE = "index";
+    public static final String STORE = "index";
 
     private KeyValueStore<Bytes, byte[]> entries;
 

@@ -1,10 +1,11 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import io.kafkamv.compiler.plan.JoinStep;
+import io.kafkamv.compiler.runtime.CompositeKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,7 +22,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * emitting those of the new one. Outer joins also track when a join key's rows on one side come
  * and go, which turns the other side's padded rows into matched ones and back.
  */
-final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[]> {
+public final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[]> {
 
     private static final BytesSerializer PREFIX = new BytesSerializer();
 
@@ -32,13 +33,13 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
     private KeyValueStore<Bytes, byte[]> rightStore;
     private ProcessorContext<Object[], Object[]> context;
 
-    JoinProcessor(JoinStep step, RowCodec leftRows, RowCodec rightRows) {
+    public JoinProcessor(JoinStep step, RowCodec leftRows, RowCodec rightRows) {
         this.step = step;
         this.leftRows = leftRows;
         this.rightRows = rightRows;
     }
 
-    static String storeName(JoinStep step, JoinSide side) {
+    public static String storeName(JoinStep step, JoinSide side) {
         return step.id() + "-" + side.name().toLowerCase(java.util.Locale.ROOT) + "-rows";
     }
 
@@ -59,9 +60,9 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
         if (Arrays.equals(oldRow, newRow)) {
             return;
         }
-        byte[] prefix = Exchange.prefixOf(record.key());
-        byte[] rowKey = Exchange.rowKeyOf(record.key());
-        boolean matchable = Exchange.matchable(record.key());
+        byte[] prefix = CompositeKeys.prefixOf(record.key());
+        byte[] rowKey = CompositeKeys.rowKeyOf(record.key());
+        boolean matchable = CompositeKeys.matchable(record.key());
         List<KeyValue<Bytes, byte[]>> matches = matchable ? rows(store(side.other()), prefix) : List.of();
         boolean keepsMine = side == JoinSide.LEFT ? step.kind().keepsLeft() : step.kind().keepsRight();
         boolean keepsOther = side == JoinSide.LEFT ? step.kind().keepsRight() : step.kind().keepsLeft();
@@ -76,12 +77,12 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
                 }
             } else {
                 for (KeyValue<Bytes, byte[]> match : matches) {
-                    emit(record, side, prefix, rowKey, Exchange.rowKeyOf(match.key.get()), null, null);
+                    emit(record, side, prefix, rowKey, CompositeKeys.rowKeyOf(match.key.get()), null, null);
                 }
             }
         } else if (keepsOther && !mineHasOthers) {
             for (KeyValue<Bytes, byte[]> match : matches) {
-                emit(record, side, prefix, null, Exchange.rowKeyOf(match.key.get()), null, null);
+                emit(record, side, prefix, null, CompositeKeys.rowKeyOf(match.key.get()), null, null);
             }
         }
 
@@ -98,12 +99,12 @@ final class JoinProcessor implements Processor<byte[], byte[], Object[], Object[
                 }
             } else {
                 for (KeyValue<Bytes, byte[]> match : matches) {
-                    emit(record, side, prefix, rowKey, Exchange.rowKeyOf(match.key.get()), newRow, match.value);
+                    emit(record, side, prefix, rowKey, CompositeKeys.rowKeyOf(match.key.get()), newRow, match.value);
                 }
             }
         } else if (keepsOther && !mineHasOthers) {
             for (KeyValue<Bytes, byte[]> match : matches) {
-                emit(record, side, prefix, null, Exchange.rowKeyOf(match.key.get()), null, match.value);
+                emit(record, side, prefix, null, CompositeKeys.rowKeyOf(match.key.get()), null, match.value);
             }
         }
     }

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.Arrays;
 
@@ -6,13 +6,13 @@ import java.util.Arrays;
  * The side of a join a change comes from. In the exchange a change is one byte, which side and
  * whether a row follows, then the row's bytes; no row means the row is gone.
  */
-enum JoinSide {
+public enum JoinSide {
     LEFT, RIGHT;
 
     private static final int RIGHT_FLAG = 1;
     private static final int ROW_FLAG = 2;
 
-    byte[] change(byte[] row) {
+    public byte[] change(byte[] row) {
         int flags = (this == RIGHT ? RIGHT_FLAG : 0) | (row == null ? 0 : ROW_FLAG);
         byte[] change = new byte[1 + (row == null ? 0 : row.length)];
         change[0] = (byte) flags;

@@ -1,11 +1,12 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
+import io.kafkamv.compiler.plan.AggregateStep;
+import io.kafkamv.compiler.runtime.HeldBackOffsets;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -37,12 +38,12 @@ import org.apache.kafka.streams.state.Stores;
  * so a crash loses nothing; and what they hold back is written down in {@link HeldBackOffsets}, so a
  * job knows whether its committed offsets are all in the aggregates yet.
  */
-final class PartialAggregator implements Processor<Object[], Object[], Object[], Accumulator> {
+public final class PartialAggregator implements Processor<Object[], Object[], Object[], Accumulator> {
 
-    static final Duration FLUSH_INTERVAL = Duration.ofMillis(100);
-    static final Duration MAX_HOLD = Duration.ofSeconds(1);
+    public static final Duration FLUSH_INTERVAL = Duration.ofMillis(100);
+    public static final Duration MAX_HOLD = Duration.ofSeconds(1);
     /** Fewer rows than this in a flush interval make it quiet; fewer since a flush say nothing about how well rows fold. */
-    static final long QUIET_ROWS = 2_000;
+    public static final long QUIET_ROWS = 2_000;
     static final double FOLDED_ENOUGH = 16;
     static final int MAX_GROUPS = 10_000;
     static final double WORTHWHILE_ROWS_PER_GROUP = 2;
@@ -62,25 +63,25 @@ final class PartialAggregator implements Processor<Object[], Object[], Object[],
     private long passThroughLeft;
     private long latestTimestamp;
 
-    PartialAggregator(AggregateStep step) {
+    public PartialAggregator(AggregateStep step) {
         this.step = step;
         this.calls = step.aggregates().toArray(AggregateCall[]::new);
         this.groupBy = step.groupBy().stream().mapToInt(Integer::intValue).toArray();
     }
 
-    static String partialsStore(AggregateStep step) {
+    public static String partialsStore(AggregateStep step) {
         return step.id() + "-partials";
     }
 
-    static String pendingStore(AggregateStep step) {
+    public static String pendingStore(AggregateStep step) {
         return HeldBackOffsets.storeName(step.id());
     }
 
-    static StoreBuilder<HeldBackPartialsStore> partialsStoreBuilder(AggregateStep step) {
+    public static StoreBuilder<HeldBackPartialsStore> partialsStoreBuilder(AggregateStep step) {
         return HeldBackPartialsStore.builder(partialsStore(step), step);
     }
 
-    static StoreBuilder<KeyValueStore<String, String>> pendingStoreBuilder(AggregateStep step) {
+    public static StoreBuilder<KeyValueStore<String, String>> pendingStoreBuilder(AggregateStep step) {
         return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(pendingStore(step)),
             Serdes.String(), Serdes.String()).withCachingEnabled();
     }

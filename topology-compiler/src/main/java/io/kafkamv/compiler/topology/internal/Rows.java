@@ -1,13 +1,13 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 /** Small operations on rows, which are arrays of column values. */
-final class Rows {
+public final class Rows {
 
     private Rows() {
     }
 
     /** The values of {@code columns}, in that order. */
-    static Object[] project(Object[] row, int[] columns) {
+    public static Object[] project(Object[] row, int[] columns) {
         Object[] projected = new Object[columns.length];
         for (int i = 0; i < columns.length; i++) {
             projected[i] = row[columns[i]];

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.Arrays;
 import java.util.List;
@@ -23,9 +23,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * message key, Debezium's envelope for {@code before}, and an upsert whose key columns changed must
  * delete the message under the old key.
  */
-final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]> {
+public final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]> {
 
-    static final String LAST_ROWS = "sink-last-rows";
+    public static final String LAST_ROWS = "sink-last-rows";
 
     private final SinkOutput output;
     private final String name;
@@ -39,7 +39,7 @@ final class SinkEncoder implements Processor<Object[], Object[], byte[], byte[]>
     private KeyValueStore<Bytes, byte[]> lastRows;
     private ProcessorContext<byte[], byte[]> context;
 
-    SinkEncoder(SinkOutput output, String name, List<Column> rowKey, List<Column> columns) {
+    public SinkEncoder(SinkOutput output, String name, List<Column> rowKey, List<Column> columns) {
         this.output = output;
         this.name = name;
         this.rowKeys = new RowCodec(rowKey);

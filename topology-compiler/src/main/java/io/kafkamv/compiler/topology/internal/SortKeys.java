@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
@@ -15,12 +15,12 @@ import io.kafkamv.connectors.schema.SqlType;
  * rows in SQL sort order: a store keyed by them iterates in that order. Text sorts by code point
  * (PostgreSQL's "C" collation).
  */
-final class SortKeys {
+public final class SortKeys {
 
     private final List<SortField> fields;
     private final SqlType[] types;
 
-    SortKeys(List<SortField> fields, List<Column> columns) {
+    public SortKeys(List<SortField> fields, List<Column> columns) {
         this.fields = fields;
         this.types = fields.stream().map(field -> columns.get(field.column()).type()).toArray(SqlType[]::new);
     }

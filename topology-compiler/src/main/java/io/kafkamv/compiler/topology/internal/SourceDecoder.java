@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.nio.charset.StandardCharsets;
 
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Decodes a source record into its key and row, or marks it malformed: the record then keeps its
  * bytes and gains a {@code kmv.error} header with the reason, for the dead-letter topic.
  */
-final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
+public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourceDecoder.class);
 
@@ -34,8 +34,8 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
     static final String DEAD_LETTERS = "dead-letters";
 
     /** A decoded record: a change to a row (its row null for a delete), or the original bytes when it could not be read. */
-    record Decoded(Object[] key, Object[] row, byte[] raw) {
-        boolean ok() {
+    public record Decoded(Object[] key, Object[] row, byte[] raw) {
+        public boolean ok() {
             return raw == null;
         }
     }
@@ -45,7 +45,7 @@ final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDec
     private FixedKeyProcessorContext<byte[], Decoded> context;
     private Sensor deadLetters;
 
-    SourceDecoder(SourceScanStep step) {
+    public SourceDecoder(SourceScanStep step) {
         this.stepId = step.id();
         this.decoder = new SourceRecordDecoder(step.schema(), step.format(), step.formatOptions());
     }

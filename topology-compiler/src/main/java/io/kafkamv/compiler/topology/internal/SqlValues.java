@@ -1,17 +1,17 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.math.BigDecimal;
 
 import io.kafkamv.connectors.schema.SqlType;
 
 /** Converts a computed value to the Java form its column type is stored in. */
-final class SqlValues {
+public final class SqlValues {
 
     private SqlValues() {
     }
 
     /** The value as its column's type; an integer out of the type's range is an {@link ArithmeticException}. */
-    static Object convert(Object value, SqlType type) {
+    public static Object convert(Object value, SqlType type) {
         if (value == null) {
             return null;
         }

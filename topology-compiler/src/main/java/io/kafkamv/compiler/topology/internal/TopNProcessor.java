@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.kafkamv.compiler.plan.TopNStep;
+import io.kafkamv.compiler.runtime.CompositeKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -22,7 +23,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * entered it or moved (when their position is a column) are written. A change costs two scans of
  * the top, not of the group.
  */
-final class TopNProcessor implements Processor<byte[], byte[], Object[], Object[]> {
+public final class TopNProcessor implements Processor<byte[], byte[], Object[], Object[]> {
 
     private static final BytesSerializer PREFIX = new BytesSerializer();
 
@@ -33,19 +34,19 @@ final class TopNProcessor implements Processor<byte[], byte[], Object[], Object[
     private KeyValueStore<Bytes, byte[]> sortKeysByRow;
     private ProcessorContext<Object[], Object[]> context;
 
-    TopNProcessor(TopNStep step, SortKeys sortKeys, RowCodec inputRows) {
+    public TopNProcessor(TopNStep step, SortKeys sortKeys, RowCodec inputRows) {
         this.step = step;
         this.sortKeys = sortKeys;
         this.inputRows = inputRows;
     }
 
     /** Rows by group, sort key and row key; the value holds the row key's length, the row key and the row. */
-    static String sortedStore(TopNStep step) {
+    public static String sortedStore(TopNStep step) {
         return step.id() + "-sorted";
     }
 
     /** Each row's current sort key, by group and row key, to find it in the sorted store. */
-    static String sortKeyStore(TopNStep step) {
+    public static String sortKeyStore(TopNStep step) {
         return step.id() + "-sort-keys";
     }
 
@@ -58,8 +59,8 @@ final class TopNProcessor implements Processor<byte[], byte[], Object[], Object[
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        byte[] prefix = Exchange.prefixOf(record.key());
-        byte[] rowKey = Exchange.rowKeyOf(record.key());
+        byte[] prefix = CompositeKeys.prefixOf(record.key());
+        byte[] rowKey = CompositeKeys.rowKeyOf(record.key());
         byte[] newRow = JoinSide.row(record.value());
         Bytes rowId = Bytes.wrap(record.key());
         byte[] oldSortKey = sortKeysByRow.get(rowId);

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -7,7 +7,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 
 /** A topic read once, as a table or as a stream, whichever is asked for first; the other is made from it. */
-final class TopicRows {
+public final class TopicRows {
     private final Supplier<KTable<Object[], Object[]>> readTable;
     private final Function<KTable<Object[], Object[]>, KStream<Object[], Object[]>> tableToStream;
     private final Supplier<KStream<Object[], Object[]>> readStream;
@@ -15,7 +15,7 @@ final class TopicRows {
     private KTable<Object[], Object[]> table;
     private KStream<Object[], Object[]> stream;
 
-    TopicRows(Supplier<KTable<Object[], Object[]>> readTable,
+    public TopicRows(Supplier<KTable<Object[], Object[]>> readTable,
               Function<KTable<Object[], Object[]>, KStream<Object[], Object[]>> tableToStream,
               Supplier<KStream<Object[], Object[]>> readStream,
               Function<KStream<Object[], Object[]>, KTable<Object[], Object[]>> streamToTable) {
@@ -25,14 +25,14 @@ final class TopicRows {
         this.streamToTable = streamToTable;
     }
 
-    KTable<Object[], Object[]> table() {
+    public KTable<Object[], Object[]> table() {
         if (table == null) {
             table = stream != null ? streamToTable.apply(stream) : readTable.get();
         }
         return table;
     }
 
-    KStream<Object[], Object[]> stream() {
+    public KStream<Object[], Object[]> stream() {
         if (stream == null) {
             stream = table != null ? tableToStream.apply(table) : readStream.get();
         }

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.topology;
+package io.kafkamv.compiler.topology.internal;
 
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -10,13 +10,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * read it, and on to the view's output topic. A row's key never changes after it is inserted, so the
  * row stays in the task that read it, and no table (and no exchange in front of one) is needed.
  */
-final class ViewAppender implements Processor<Object[], Object[], Object[], Object[]> {
+public final class ViewAppender implements Processor<Object[], Object[], Object[], Object[]> {
 
     private final String store;
     private KeyValueStore<Object[], Object[]> rows;
     private ProcessorContext<Object[], Object[]> context;
 
-    ViewAppender(String store) {
+    public ViewAppender(String store) {
         this.store = store;
     }
 
