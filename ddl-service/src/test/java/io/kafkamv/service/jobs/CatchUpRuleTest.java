@@ -139,8 +139,7 @@ class CatchUpRuleTest {
 
     private static PhysicalPlan view() {
         RowSchema schema = RowSchema.of(Column.of("id", SqlType.INTEGER));
-        return new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, "v", "kmv-view-v", "v",
-            List.of(new TableScanStep("s0", "t", "t", schema, List.of(), true)), null, null);
+        return PhysicalPlan.of("v", "kmv-view-v", "v", List.of(new TableScanStep("s0", "t", "t", schema, List.of(), true)));
     }
 
     private static PhysicalPlan jdbcSink() {

@@ -1,5 +1,7 @@
 package io.kafkamv.compiler.plan;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -15,23 +17,43 @@ import io.kafkamv.connectors.schema.RowSchema;
  * @param view        the name of the view, or of the sink
  * @param outputTopic where the view's changes go: its changelog, read by downstream views and sinks
  * @param store       the state store that holds the rows for queries; null for a sink
+ * @param produces    what each step produces (see {@link StepOutput}); null in plans stored before plans recorded it
  * @param sink        for a sink, how its changes are written out instead; absent for a view
  * @param index       for an index, how it keeps the rows instead; absent for a view
  */
 public record PhysicalPlan(int version, String view, String outputTopic, String store, List<PlanStep> steps,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, StepOutput> produces,
                            @JsonInclude(JsonInclude.Include.NON_NULL) SinkOutput sink,
                            @JsonInclude(JsonInclude.Include.NON_NULL) IndexOutput index) {
 
     /**
      * 1: every step's rows are a table. 2: rows that are only ever inserted flow as streams: aggregations
      * and views over them keep no table of their input. 3: aggregations over such rows fold them into
-     * partial aggregates before the exchange. A stored plan keeps its version, so a running view keeps
-     * the topology it was created with.
+     * partial aggregates before the exchange. 4: the plan records what each step produces ({@code produces}),
+     * which the builders follow; the topologies are those of version 3. A stored plan keeps its version, so a
+     * running view keeps the topology it was created with, and an instance that does not know a plan's
+     * version leaves its job to one that does.
      */
-    public static final int CURRENT_VERSION = 3;
+    public static final int CURRENT_VERSION = 4;
+
+    /** From this version on, rows that are only ever inserted flow as streams where they can (see {@link StepOutput}). */
+    public static final int INSERT_STREAMS_VERSION = 2;
+    /**
+     * From this version on, rows that are only ever inserted cross exchanges without a table of them:
+     * aggregations send partial aggregates, joins and top-N the rows as they come. The last behaviour a
+     * plan-wide version turns on: new behaviour gets a new step type id (see {@link PlanStep}).
+     */
+    public static final int INSERT_EXCHANGES_VERSION = 3;
+
+    /** A new plan: what each step produces is recorded in it. */
+    public static PhysicalPlan of(String view, String outputTopic, String store, List<PlanStep> steps) {
+        return new PhysicalPlan(CURRENT_VERSION, view, outputTopic, store, steps, StepOutput.of(CURRENT_VERSION, steps),
+            null, null);
+    }
 
     public PhysicalPlan {
         steps = List.copyOf(steps);
+        produces = produces == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(produces));
         if (steps.isEmpty()) {
             throw new IllegalArgumentException("A plan needs at least one step");
         }
@@ -39,12 +61,12 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /** The same rows written out by a sink instead of kept as a view. */
     public PhysicalPlan writtenTo(SinkOutput output) {
-        return new PhysicalPlan(version, view, output.topic(), null, steps, output, null);
+        return new PhysicalPlan(version, view, output.topic(), null, steps, produces, output, null);
     }
 
     /** The same rows kept by an index, in its store {@code index}, instead of as a view. */
     public PhysicalPlan indexedBy(IndexOutput output) {
-        return new PhysicalPlan(version, view, null, "index", steps, null, output);
+        return new PhysicalPlan(version, view, null, "index", steps, produces, null, output);
     }
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */
@@ -52,6 +74,15 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
         return steps.stream().allMatch(step -> step instanceof TableScanStep scan ? scan.appendOnly()
             : step instanceof SourceScanStep ? step.schema().appendOnly()
             : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep);
+    }
+
+    /** What the step produces: as recorded, or, in a plan stored before plans recorded it, by its version's rule. */
+    public StepOutput output(String stepId) {
+        StepOutput output = (produces != null ? produces : StepOutput.of(version, steps)).get(stepId);
+        if (output == null) {
+            throw new IllegalArgumentException("plan " + view + " has no step " + stepId);
+        }
+        return output;
     }
 
     public PlanStep root() {

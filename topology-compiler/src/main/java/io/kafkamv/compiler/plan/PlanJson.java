@@ -31,12 +31,13 @@ public final class PlanJson {
 
     public static PhysicalPlan fromTree(JsonNode tree) {
         try {
-            PhysicalPlan plan = MAPPER.treeToValue(tree, PhysicalPlan.class);
-            if (plan.version() > PhysicalPlan.CURRENT_VERSION) {
-                throw new IllegalArgumentException("Plan version " + plan.version()
+            // Before binding: a newer version's plan may have fields this version does not know.
+            int version = tree.path("version").asInt();
+            if (version > PhysicalPlan.CURRENT_VERSION) {
+                throw new IllegalArgumentException("Plan version " + version
                     + " is newer than this kafka-mv understands (" + PhysicalPlan.CURRENT_VERSION + ")");
             }
-            return plan;
+            return MAPPER.treeToValue(tree, PhysicalPlan.class);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read a stored plan", e);
         }

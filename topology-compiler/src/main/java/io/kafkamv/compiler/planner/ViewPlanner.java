@@ -41,7 +41,7 @@ public final class ViewPlanner {
         // Rows are positional: renaming the last step's columns renames the view, nothing else.
         PlanStep root = steps.get(steps.size() - 1);
         steps.set(steps.size() - 1, root.withColumnNames(columnNames(root.schema(), names)));
-        return new Planned(new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, view, outputTopic, store, steps, null, null),
+        return new Planned(PhysicalPlan.of(view, outputTopic, store, steps),
             org.apache.calcite.plan.RelOptUtil.toString(rel));
     }
 

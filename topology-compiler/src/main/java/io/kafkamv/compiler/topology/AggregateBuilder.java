@@ -31,7 +31,7 @@ final class AggregateBuilder {
     }
 
     Supplier<KTable<Object[], Object[]>> build(AggregateStep step) {
-        return () -> context.offersStream(step.input()) ? insertsAggregated(step) : aggregated(step);
+        return () -> context.producesInserts(step.input()) ? insertsAggregated(step) : aggregated(step);
     }
 
     /** Every change of the input goes to its group's partition, where rows are added and retracted. */

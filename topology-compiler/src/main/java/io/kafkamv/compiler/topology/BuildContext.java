@@ -4,7 +4,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
+import io.kafkamv.compiler.plan.StepOutput;
 import io.kafkamv.compiler.runtime.EvaluationErrors;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -23,23 +25,14 @@ import org.apache.kafka.streams.state.Stores;
 final class BuildContext {
 
     private final StreamsBuilder builder;
-    private final Map<String, PlanStep> steps;
-    private final boolean insertStreams;
-    private final boolean insertExchanges;
+    private final PhysicalPlan plan;
     private final EvaluationErrors errors;
     private final Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
     private final Map<String, Lazy<KStream<Object[], Object[]>>> appendOnlyStreams = new HashMap<>();
 
-    /**
-     * @param insertStreams   whether append-only rows flow as streams where they can (plans from version 2)
-     * @param insertExchanges whether they also cross exchanges as they come (plans from version 3)
-     */
-    BuildContext(StreamsBuilder builder, Map<String, PlanStep> steps, boolean insertStreams, boolean insertExchanges,
-                 EvaluationErrors errors) {
+    BuildContext(StreamsBuilder builder, PhysicalPlan plan, EvaluationErrors errors) {
         this.builder = builder;
-        this.steps = steps;
-        this.insertStreams = insertStreams;
-        this.insertExchanges = insertExchanges;
+        this.plan = plan;
         this.errors = errors;
     }
 
@@ -48,15 +41,17 @@ final class BuildContext {
     }
 
     PlanStep step(String stepId) {
-        return steps.get(stepId);
+        return plan.stepsById().get(stepId);
     }
 
-    boolean insertStreams() {
-        return insertStreams;
+    /** Whether the plan says the step produces inserts, offered as a stream (see {@link StepOutput}). */
+    boolean producesInserts(String stepId) {
+        return plan.output(stepId) == StepOutput.INSERTS;
     }
 
+    /** Whether inserts cross exchanges as they come, without a table of them (plans from version 3). */
     boolean insertExchanges() {
-        return insertExchanges;
+        return plan.version() >= PhysicalPlan.INSERT_EXCHANGES_VERSION;
     }
 
     EvaluationErrors errors() {
@@ -74,14 +69,6 @@ final class BuildContext {
         return lazy;
     }
 
-    /**
-     * Whether the step offers its rows as a stream: they are only ever inserted, and the plan is of a version
-     * that lets such rows flow as streams.
-     */
-    boolean offersStream(String stepId) {
-        return insertStreams && appendOnlyStreams.containsKey(stepId);
-    }
-
     /** The stream of an append-only step's rows, built now if no step asked for it before. */
     KStream<Object[], Object[]> stream(String stepId) {
         return appendOnlyStreams.get(stepId).get();
@@ -89,6 +76,9 @@ final class BuildContext {
 
     /** Offers the step's rows as a stream too, for later steps that need no table of them. */
     void offerStream(String stepId, Supplier<KStream<Object[], Object[]>> stream) {
+        if (!producesInserts(stepId)) {
+            throw new IllegalStateException("step " + stepId + " produces changes, not a stream of inserts");
+        }
         appendOnlyStreams.put(stepId, new Lazy<>(stream));
     }
 

@@ -21,7 +21,7 @@ final class CalcBuilder {
     Supplier<KTable<Object[], Object[]>> build(CalcStep step) {
         PlanStep input = context.step(step.input());
         CalcEvaluator evaluator = CalcEvaluator.of(step, input.schema(), context.errors());
-        if (context.offersStream(step.input())) {
+        if (context.producesInserts(step.id())) {
             context.offerStream(step.id(), () -> {
                 KStream<Object[], Object[]> rows = context.stream(step.input());
                 if (evaluator.hasCondition()) {

@@ -40,7 +40,7 @@ final class Exchanges {
     KStream<byte[], byte[]> of(String inputId, String name, String lastPrefixes, String exchangeName, int partitions,
                                Function<Object[], byte[]> prefixes, UnaryOperator<byte[]> changes) {
         PlanStep input = context.step(inputId);
-        if (!context.insertExchanges() || !context.offersStream(inputId)) {
+        if (!context.insertExchanges() || !context.producesInserts(inputId)) {
             return exchange(context.builder(), context.table(inputId), input, name, lastPrefixes, exchangeName,
                 partitions, prefixes, changes);
         }

@@ -40,7 +40,7 @@ final class SourceScanBuilder {
                 .withName(step.id() + "-dead-letters"));
         KStream<Object[], Object[]> keyed = branches.get(step.id() + "-rows")
             .map((key, decoded) -> KeyValue.pair(decoded.key(), decoded.row()), Named.as(step.id() + "-keyed"));
-        if (context.insertStreams() && step.schema().appendOnly()) {
+        if (context.producesInserts(step.id())) {
             context.offerStream(step.id(), () -> keyed);
         }
         return () -> keyed.toTable(Named.as(step.id()),

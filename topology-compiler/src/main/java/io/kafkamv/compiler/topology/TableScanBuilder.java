@@ -31,7 +31,7 @@ final class TableScanBuilder {
         Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> store =
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
                 .withKeySerde(keySerde).withValueSerde(valueSerde);
-        if (!context.insertStreams() || !step.appendOnly()) {
+        if (!context.producesInserts(step.id())) {
             return () -> context.builder().table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store);
         }
         TopicRows rows = new TopicRows(

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each step kind has a builder of its own ({@link StepBuilders}); they share a {@link BuildContext},
  * and what crosses partitions is built by {@link Exchanges}. The plan's last step becomes a view, a
- * sink or an index ({@link PlanOutputs}).
+ * sink or an index ({@link PlanOutputs}). Whether a step's rows are a stream of inserts or a table of
+ * changes is the plan's word ({@link PhysicalPlan#output}), not the builders'.
  */
 public final class TopologyFactory {
 
@@ -27,14 +28,6 @@ public final class TopologyFactory {
 
     private TopologyFactory() {
     }
-
-    /** From this plan version on, rows that are only ever inserted flow as streams where they can. */
-    static final int INSERT_STREAMS_VERSION = 2;
-    /**
-     * From this plan version on, rows that are only ever inserted cross exchanges without a table of
-     * them: aggregations send partial aggregates, joins and top-N the rows as they come.
-     */
-    static final int INSERT_EXCHANGES_VERSION = 3;
 
     /** A topology to describe; a value it cannot compute is logged, each time. */
     public static Topology build(PhysicalPlan plan) {
@@ -45,14 +38,13 @@ public final class TopologyFactory {
     /** A topology to run: values it cannot compute for a row go to {@code errors}. */
     public static Topology build(PhysicalPlan plan, EvaluationErrors errors) {
         StreamsBuilder builder = new StreamsBuilder();
-        BuildContext context = new BuildContext(builder, plan.stepsById(), plan.version() >= INSERT_STREAMS_VERSION,
-            plan.version() >= INSERT_EXCHANGES_VERSION, errors);
+        BuildContext context = new BuildContext(builder, plan, errors);
         StepBuilders steps = new StepBuilders(context);
         for (PlanStep step : plan.steps()) {
             Lazy<KTable<Object[], Object[]>> table = context.addTable(step.id(), step.accept(steps));
             // A step that also offers its rows as a stream builds its table only if a later step asks for it;
             // every other step is built here, in plan order, as plans of version 1 always were.
-            if (!context.offersStream(step.id())) {
+            if (!context.producesInserts(step.id())) {
                 table.get();
             }
         }
@@ -61,7 +53,7 @@ public final class TopologyFactory {
             PlanOutputs.writeOut(builder, plan, context.table(root));
         } else if (plan.index() != null) {
             PlanOutputs.keepAsIndex(builder, plan, context.table(root));
-        } else if (context.offersStream(root)) {
+        } else if (context.producesInserts(root)) {
             PlanOutputs.keepInsertsAsView(builder, plan, context.stream(root));
         } else {
             PlanOutputs.keepAsView(plan, context.table(root));

@@ -28,7 +28,7 @@ final class WindowBuilder {
             windowed[row.length + 1] = start + step.sizeMillis();
             return windowed;
         };
-        if (step.kind() == WindowStep.WindowKind.TUMBLE && context.offersStream(step.input())) {
+        if (context.producesInserts(step.id())) {
             context.offerStream(step.id(), () -> context.stream(step.input())
                 .filter((key, row) -> row[time] != null, Named.as(step.id() + "-insert-timed"))
                 .mapValues(tumble, Named.as(step.id() + "-insert-windows")));

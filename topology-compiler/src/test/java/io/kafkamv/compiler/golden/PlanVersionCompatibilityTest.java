@@ -37,7 +37,7 @@ class PlanVersionCompatibilityTest {
     void theCurrentVersionOfTheSamePlanAggregatesTheSourceAsAStreamInstead() throws Exception {
         PhysicalPlan v1 = PlanJson.fromJson(Files.readString(COMPAT.resolve("json_source.v1.plan.json"), StandardCharsets.UTF_8));
         PhysicalPlan current = new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, v1.view(), v1.outputTopic(), v1.store(),
-            v1.steps(), v1.sink(), v1.index());
+            v1.steps(), null, v1.sink(), v1.index());
 
         String topology = TopologyFactory.build(current).describe().toString();
 

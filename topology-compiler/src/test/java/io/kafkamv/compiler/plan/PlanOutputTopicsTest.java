@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class PlanOutputTopicsTest {
 
-    private static final PhysicalPlan VIEW = new PhysicalPlan(PhysicalPlan.CURRENT_VERSION, "v", "kmv-view-v", "v",
-        List.of(new TableScanStep("s0", "t", "t", RowSchema.of(Column.of("id", SqlType.INTEGER)), List.of(), true)),
-        null, null);
+    private static final PhysicalPlan VIEW = PhysicalPlan.of("v", "kmv-view-v", "v",
+        List.of(new TableScanStep("s0", "t", "t", RowSchema.of(Column.of("id", SqlType.INTEGER)), List.of(), true)));
 
     @Test
     void aViewOwnsItsChangelog() {
