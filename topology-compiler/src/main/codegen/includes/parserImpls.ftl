@@ -18,6 +18,74 @@ boolean IfExistsOpt() :
     { return false; }
 }
 
+/**
+ * SET and RESET as PostgreSQL writes them: SET [SESSION | LOCAL] name { = | TO } { value [, ...] | DEFAULT },
+ * SET TIME ZONE { value | LOCAL | DEFAULT }, RESET name, RESET ALL. DEFAULT (and LOCAL for the time zone) is
+ * the unquoted identifier DEFAULT; a list of values (SET search_path TO a, b) is a node list.
+ */
+SqlSetOption SqlPostgresSetOption(Span s, String scope) :
+{
+    SqlIdentifier name;
+    SqlNode val;
+    final List<SqlNode> values = new ArrayList<SqlNode>();
+}
+{
+    (
+        <SET> { s.add(this); }
+        [ LOOKAHEAD(2) ( <SESSION> | <LOCAL> ) ]
+        (
+            <TIME> <ZONE> { name = new SqlIdentifier("timezone", getPos()); }
+            (
+                val = SetOptionValue()
+            |
+                ( <LOCAL> | <DEFAULT_> ) { val = new SqlIdentifier("DEFAULT", getPos()); }
+            )
+        |
+            name = CompoundIdentifier()
+            ( <EQ> | <TO> )
+            (
+                <DEFAULT_> { val = new SqlIdentifier("DEFAULT", getPos()); }
+            |
+                val = SetOptionValue() { values.add(val); }
+                (
+                    <COMMA> val = SetOptionValue() { values.add(val); }
+                )*
+                {
+                    val = values.size() == 1 ? values.get(0) : new SqlNodeList(values, s.end(this));
+                }
+            )
+        )
+        {
+            return new SqlSetOption(s.end(this), scope, (SqlNode) name, val);
+        }
+    |
+        <RESET> { s.add(this); }
+        (
+            name = CompoundIdentifier()
+        |
+            <ALL> { name = new SqlIdentifier(token.image.toUpperCase(Locale.ROOT), getPos()); }
+        )
+        {
+            return new SqlSetOption(s.end(name), scope, (SqlNode) name, null);
+        }
+    )
+}
+
+SqlNode SetOptionValue() :
+{
+    final SqlNode val;
+}
+{
+    (
+        val = Literal()
+    |
+        val = SimpleIdentifier()
+    |
+        <ON> { val = new SqlIdentifier(token.image.toUpperCase(Locale.ROOT), getPos()); }
+    )
+    { return val; }
+}
+
 /** WITH (key = value, ...): keys may be dotted (scan.startup.mode) or quoted. */
 Map<String, String> WithOptionsOpt() :
 {

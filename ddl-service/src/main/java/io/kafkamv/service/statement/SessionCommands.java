@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.schema.SqlType;
@@ -20,10 +21,15 @@ import io.kafkamv.service.result.StatementResult;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSetOption;
 
 /** SET, RESET and SHOW: session variables and listings of the catalog. */
 final class SessionCommands {
+
+    /** The names PostgreSQL's SHOW heads its column with where they are not all lower case. */
+    private static final Map<String, String> CANONICAL_NAMES = Map.of(
+        "timezone", "TimeZone", "datestyle", "DateStyle", "intervalstyle", "IntervalStyle");
 
     private final ServiceContext context;
 
@@ -31,7 +37,7 @@ final class SessionCommands {
         this.context = context;
     }
 
-    StatementResult set(Session session, SqlSetOption option) {
+    StatementResult set(Session session, SqlSetOption option, String text) {
         String name = String.join(".", ((SqlIdentifier) option.name()).names);
         SqlNode value = option.getValue();
         if (value == null) {
@@ -42,12 +48,33 @@ final class SessionCommands {
             }
             return new StatementResult.Command("RESET");
         }
-        String text = value instanceof SqlLiteral literal ? literal.toValue()
+        if (isDefault(value)) {
+            session.reset(name);
+            return new StatementResult.Command("SET");
+        }
+        List<SqlNode> values = value instanceof SqlNodeList list ? list.getList() : List.of(value);
+        for (SqlNode each : values) {
+            if (each instanceof SqlLiteral literal && literal.getValue() == null) {
+                throw SqlError.at(SqlState.SYNTAX_ERROR, "syntax error at or near \"NULL\"",
+                    CompileException.positionOf(text, literal.getParserPosition()), null);
+            }
+        }
+        String setting = String.join(", ", values.stream().map(SessionCommands::text).toList());
+        validate(name, setting);
+        session.set(name, setting);
+        return new StatementResult.Command("SET");
+    }
+
+    /** SET name TO DEFAULT, as the grammar gives it: the unquoted word DEFAULT. */
+    private static boolean isDefault(SqlNode value) {
+        return value instanceof SqlIdentifier identifier && identifier.isSimple()
+            && identifier.getSimple().equals("DEFAULT") && !identifier.isComponentQuoted(0);
+    }
+
+    private static String text(SqlNode value) {
+        return value instanceof SqlLiteral literal ? literal.toValue()
             : value instanceof SqlIdentifier identifier ? String.join(".", identifier.names)
             : value.toString();
-        validate(name, text);
-        session.set(name, text);
-        return new StatementResult.Command("SET");
     }
 
     private static void validate(String name, String value) {
@@ -77,7 +104,8 @@ final class SessionCommands {
                 String name = show.variable().orElseThrow();
                 String value = session.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT,
                     "unrecognized configuration parameter \"" + name + "\""));
-                yield new StatementResult.Rows(List.of(new ResultColumn(name, SqlType.VARCHAR)),
+                String column = CANONICAL_NAMES.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), name);
+                yield new StatementResult.Rows(List.of(new ResultColumn(column, SqlType.VARCHAR)),
                     List.of(Arrays.asList(value)), "SHOW");
             }
             case ALL -> {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** psql's backslash commands, answered from kafka-mv's catalog. */
+/** psql's backslash commands, answered from kafka-mv's catalog, and its session commands (SET, RESET, SHOW). */
 class PsqlMetaCommandsIT {
 
     @RegisterExtension
@@ -68,6 +68,48 @@ class PsqlMetaCommandsIT {
             .contains("Materialized view \"public.per_customer\"")
             .contains(" n        | bigint ");
         assertThat(psql.run("\\d nothing").stderr()).contains("Did not find any relation named \"nothing\"");
+    }
+
+    @Test
+    void setTakesPostgresFormsAndAnswersAsPostgresDoes() throws Exception {
+        Psql.Result set = psql.session(List.of("SET application_name TO 'notebook'", "SHOW application_name",
+            "SET application_name = DEFAULT", "SET SESSION backfill_rate_limit TO 1000", "RESET backfill_rate_limit",
+            "SET TIME ZONE 'UTC'", "SHOW timezone", "SET search_path TO public, pg_catalog", "SHOW search_path"));
+
+        // What PostgreSQL 15's psql prints for the same session.
+        assertThat(set.stdout()).as(set.stderr()).isEqualTo("""
+            SET
+             application_name\s
+            ------------------
+             notebook
+            (1 row)
+
+            SET
+            SET
+            RESET
+            SET
+             TimeZone\s
+            ----------
+             UTC
+            (1 row)
+
+            SET
+                search_path    \s
+            --------------------
+             public, pg_catalog
+            (1 row)
+
+            """);
+        assertThat(psql.run("SET application_name TO").stderr()).isEqualTo("""
+            ERROR:  syntax error at end of input
+            LINE 1: SET application_name TO
+                                           ^
+            """);
+        assertThat(psql.run("SET application_name = NULL").stderr()).startsWith("""
+            ERROR:  syntax error at or near "NULL"
+            LINE 1: SET application_name = NULL
+                                           ^
+            """);
     }
 
     @Test

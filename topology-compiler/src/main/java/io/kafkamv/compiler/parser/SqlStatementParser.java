@@ -3,6 +3,8 @@ package io.kafkamv.compiler.parser;
 import java.util.Locale;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImplConstants;
+import io.kafkamv.compiler.parser.impl.ParseException;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -22,7 +24,8 @@ public final class SqlStatementParser {
     }
 
     private static CompileException syntaxError(String sql, SqlParseException e) {
-        int position = CompileException.positionOf(sql, e.getPos());
+        // JavaCC places the end of input on the last character read: say "at end of input", after it, as PostgreSQL does.
+        int position = atEndOfInput(e) ? sql.stripTrailing().length() + 1 : CompileException.positionOf(sql, e.getPos());
         String found = tokenAt(sql, position);
         String message = found.isEmpty()
             ? "syntax error at end of input"
@@ -46,8 +49,13 @@ public final class SqlStatementParser {
         return "\"" + name + "\" is a reserved word; to use it as a name, write it in double quotes: \"" + name + "\"";
     }
 
+    private static boolean atEndOfInput(SqlParseException e) {
+        return e.getCause() instanceof ParseException parse && parse.currentToken != null
+            && parse.currentToken.next != null && parse.currentToken.next.kind == KafkaMvSqlParserImplConstants.EOF;
+    }
+
     private static String tokenAt(String sql, int position) {
-        if (position <= 0 || position > sql.length()) {
+        if (position <= 0 || position > sql.stripTrailing().length()) {
             return "";
         }
         int start = position - 1;

@@ -107,6 +107,25 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void setAndResetAsPostgresWritesThem() {
+        assertThat(setValue("SET background_ddl TO true")).isEqualTo("TRUE");
+        assertThat(setValue("SET SESSION backfill_rate_limit = 100")).isEqualTo("100");
+        assertThat(setValue("SET LOCAL application_name TO 'notebook'")).isEqualTo("'notebook'");
+        assertThat(setValue("SET backfill_rate_limit TO DEFAULT")).isEqualTo("DEFAULT");
+        assertThat(parse("SET search_path TO public, kafka_mv", SqlSetOption.class).getValue())
+            .isInstanceOfSatisfying(org.apache.calcite.sql.SqlNodeList.class, list -> assertThat(list).hasSize(2));
+        SqlSetOption zone = parse("SET TIME ZONE 'UTC'", SqlSetOption.class);
+        assertThat(((SqlIdentifier) zone.name()).getSimple()).isEqualTo("timezone");
+        assertThat(parse("RESET background_ddl", SqlSetOption.class).getValue()).isNull();
+        assertThat(parse("RESET ALL", SqlSetOption.class).getValue()).isNull();
+        assertThatThrownBy(() -> SqlStatementParser.parse("SET background_ddl TO")).isInstanceOf(CompileException.class);
+    }
+
+    private static String setValue(String sql) {
+        return parse(sql, SqlSetOption.class).getValue().toString();
+    }
+
+    @Test
     void explainTakesAViewOrAQuery() {
         assertThat(parse("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1", SqlExplainStatement.class).statement())
             .isInstanceOf(SqlCreateMaterializedView.class);
@@ -140,6 +159,18 @@ class KafkaMvGrammarTest {
                 assertThat(e.position()).isEqualTo(21);
                 assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).contains("VIEW"));
             });
+    }
+
+    @Test
+    void aStatementCutShortIsASyntaxErrorAtTheEndOfTheInputAsPostgresSaysIt() {
+        // PostgreSQL 15: ERROR:  syntax error at end of input, with the caret one past the last character.
+        for (String sql : new String[] {"SELECT * FROM", "CREATE TABLE x (a int", "SET application_name TO  "}) {
+            assertThatThrownBy(() -> SqlStatementParser.parse(sql)).as(sql)
+                .isInstanceOfSatisfying(CompileException.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("syntax error at end of input");
+                    assertThat(e.position()).isEqualTo(sql.stripTrailing().length() + 1);
+                });
+        }
     }
 
     private static <T> T parse(String sql, Class<T> type) {
