@@ -97,10 +97,6 @@ final class BackendMessages {
         send('T');
     }
 
-    void dataRow(List<Object> values) throws IOException {
-        dataRow(values, null, new short[0]);
-    }
-
     void dataRow(List<Object> values, List<ResultColumn> columns, short[] formats) throws IOException {
         bodyOut.writeShort(values.size());
         for (int i = 0; i < values.size(); i++) {
@@ -111,7 +107,8 @@ final class BackendMessages {
             } else if (columns != null && binary(formats, i, PgType.of(columns.get(i).type()))) {
                 bytes = PgBinaryFormat.encode(value, PgType.of(columns.get(i).type()));
             } else {
-                bytes = PgTextFormat.format(value).getBytes(StandardCharsets.UTF_8);
+                bytes = PgTextFormat.format(value, columns == null ? null : columns.get(i).type())
+                    .getBytes(StandardCharsets.UTF_8);
             }
             if (bytes == null) {
                 bodyOut.writeInt(-1);

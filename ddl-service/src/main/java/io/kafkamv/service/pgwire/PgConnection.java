@@ -222,7 +222,7 @@ final class PgConnection implements Runnable {
                 if (completed.result() instanceof StatementResult.Rows rows) {
                     out.rowDescription(rows.columns());
                     for (var row : rows.rows()) {
-                        out.dataRow(row);
+                        out.dataRow(row, rows.columns(), new short[0]);
                     }
                 }
                 out.commandComplete(completed.result().commandTag());

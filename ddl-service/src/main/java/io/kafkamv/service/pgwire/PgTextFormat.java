@@ -3,9 +3,12 @@ package io.kafkamv.service.pgwire;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoField;
+
+import io.kafkamv.connectors.schema.SqlType;
 
 /** Values in PostgreSQL's text format, as psql and pgjdbc parse them. */
 final class PgTextFormat {
@@ -20,6 +23,22 @@ final class PgTextFormat {
         .toFormatter();
 
     private PgTextFormat() {
+    }
+
+    /**
+     * A value of a column of this type: a {@code timestamptz} is shown at UTC, each session's time zone, with
+     * its offset ({@code 2026-01-01 00:01:00+00}), whichever Java type the value came as.
+     */
+    static String format(Object value, SqlType type) {
+        if (type == SqlType.TIMESTAMPTZ) {
+            if (value instanceof java.sql.Timestamp timestamp) {
+                return TIMESTAMPTZ.format(timestamp.toLocalDateTime().atOffset(ZoneOffset.UTC));
+            }
+            if (value instanceof LocalDateTime dateTime) {
+                return TIMESTAMPTZ.format(dateTime.atOffset(ZoneOffset.UTC));
+            }
+        }
+        return format(value);
     }
 
     static String format(Object value) {

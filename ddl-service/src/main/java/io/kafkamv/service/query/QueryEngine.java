@@ -150,7 +150,10 @@ public final class QueryEngine {
         for (int i = 1; i <= count; i++) {
             String label = meta.getColumnLabel(i);
             String name = label.startsWith("EXPR$") && i <= names.size() ? names.get(i - 1) : label;
-            columns.add(new ResultColumn(name, sqlType(meta.getColumnType(i))));
+            // Calcite's driver gives a timestamptz JDBC's type of a timestamp; its type name tells them apart.
+            SqlType type = meta.getColumnTypeName(i).startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? SqlType.TIMESTAMPTZ
+                : sqlType(meta.getColumnType(i));
+            columns.add(new ResultColumn(name, type));
         }
         return columns;
     }

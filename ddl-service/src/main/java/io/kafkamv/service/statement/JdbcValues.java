@@ -2,12 +2,12 @@ package io.kafkamv.service.statement;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Locale;
 
+import io.kafkamv.compiler.types.PostgresDatetimes;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.service.error.SqlError;
@@ -39,15 +39,20 @@ public final class JdbcValues {
                 case DECIMAL -> value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
                 case VARCHAR, JSONB -> value.toString();
                 case DATE -> value instanceof java.sql.Date date ? (int) date.toLocalDate().toEpochDay()
-                    : (int) LocalDate.parse(value.toString()).toEpochDay();
+                    : (int) PostgresDatetimes.parse(value.toString(), type).toLocalDate().toEpochDay();
                 case TIME -> value instanceof java.sql.Time time ? time.toLocalTime().toSecondOfDay() * 1000
                     : (int) (LocalTime.parse(value.toString()).toNanoOfDay() / 1_000_000);
-                case TIMESTAMP, TIMESTAMPTZ -> value instanceof java.sql.Timestamp timestamp
-                    ? timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC).toEpochMilli()
-                    : LocalDateTime.parse(value.toString().replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+                case TIMESTAMP, TIMESTAMPTZ -> (value instanceof java.sql.Timestamp timestamp ? timestamp.toLocalDateTime()
+                    : PostgresDatetimes.parse(value.toString(), type)).toInstant(ZoneOffset.UTC).toEpochMilli();
                 case INTERVAL -> number(value).longValue();
                 case BYTEA -> value instanceof byte[] bytes ? bytes : value.toString().getBytes(StandardCharsets.UTF_8);
             };
+        } catch (PostgresDatetimes.InvalidDatetimeException e) {
+            throw SqlError.of(switch (e.reason()) {
+                case FORMAT -> SqlState.INVALID_DATETIME_FORMAT;
+                case FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
+                case UNKNOWN_TIME_ZONE -> SqlState.INVALID_PARAMETER_VALUE;
+            }, e.getMessage());
         } catch (RuntimeException e) {
             if (e instanceof SqlError error) {
                 throw error;

@@ -13,7 +13,13 @@ public final class CompileException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /** Why the statement was refused; the edges map each to an error code. */
-    public enum Category { SYNTAX, UNKNOWN_OBJECT, UNKNOWN_COLUMN, DUPLICATE_OBJECT, TYPE, UNSUPPORTED, INVALID_OPTION }
+    public enum Category {
+        SYNTAX, UNKNOWN_OBJECT, UNKNOWN_COLUMN, DUPLICATE_OBJECT, TYPE, UNSUPPORTED, INVALID_OPTION,
+        /** A literal that is no date or timestamp. */
+        INVALID_DATETIME,
+        /** A date or timestamp literal with a field out of range, as month 13. */
+        DATETIME_FIELD_OUT_OF_RANGE
+    }
 
     private final Category category;
     private final int position;

@@ -2,7 +2,6 @@ package io.kafkamv.compiler.parser;
 
 import java.util.Properties;
 
-import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import io.kafkamv.compiler.types.PostgresTypeSystem;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -29,7 +28,7 @@ public final class SqlDialect {
 
     public static SqlParser.Config parserConfig() {
         return SqlParser.config()
-            .withParserFactory(KafkaMvSqlParserImpl.FACTORY)
+            .withParserFactory(KafkaMvParser.FACTORY)
             .withUnquotedCasing(UNQUOTED_CASING)
             .withQuotedCasing(QUOTED_CASING)
             .withQuoting(QUOTING)
@@ -49,7 +48,7 @@ public final class SqlDialect {
         properties.setProperty(CalciteConnectionProperty.TYPE_SYSTEM.camelName(),
             PostgresTypeSystem.class.getName() + "#INSTANCE");
         properties.setProperty(CalciteConnectionProperty.PARSER_FACTORY.camelName(),
-            KafkaMvSqlParserImpl.class.getName() + "#FACTORY");
+            KafkaMvParser.class.getName() + "#FACTORY");
         return properties;
     }
 }

@@ -24,6 +24,9 @@ public final class SqlStatementParser {
     }
 
     private static CompileException syntaxError(String sql, SqlParseException e) {
+        if (e.getCause() instanceof CompileException refused) {
+            return refused;
+        }
         // JavaCC places the end of input on the last character read: say "at end of input", after it, as PostgreSQL does.
         int position = atEndOfInput(e) ? sql.stripTrailing().length() + 1 : CompileException.positionOf(sql, e.getPos());
         String found = tokenAt(sql, position);

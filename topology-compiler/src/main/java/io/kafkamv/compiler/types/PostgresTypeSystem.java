@@ -29,6 +29,18 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
         return typeName == SqlTypeName.DECIMAL ? MAX_NUMERIC_DIGITS : super.getMaxPrecision(typeName);
     }
 
+    /**
+     * {@code ::timestamp} keeps the fraction of a second, as PostgreSQL's does: Calcite's default precision
+     * of times and timestamps is 0, which cut it. kafka-mv keeps milliseconds (PostgreSQL keeps microseconds).
+     */
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return switch (typeName) {
+            case TIME, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 3;
+            default -> super.getDefaultPrecision(typeName);
+        };
+    }
+
     @Override
     public int getMaxScale(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_NUMERIC_DIGITS : super.getMaxScale(typeName);

@@ -1,0 +1,125 @@
+package io.kafkamv.it.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kafkamv.it.support.ServiceExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Dates and timestamps written as clients write them (ISO 8601 with {@code T}, {@code Z} or an offset, as
+ * psycopg2 sends a Python {@code datetime}; a zone name; a fraction of a second) are read as PostgreSQL
+ * reads them, in casts and in the values of an INSERT, and print as PostgreSQL prints them; text that is
+ * no date fails with PostgreSQL's SQLSTATE. Both answers are read as text through pgjdbc, ours and the
+ * real PostgreSQL's, each session at UTC.
+ */
+class DatetimeInputMatchesPostgresIT {
+
+    @RegisterExtension
+    static final ServiceExtension SERVICE = new ServiceExtension();
+
+    private static final List<String> INPUTS = List.of("2026-01-01T00:01:00", "2026-01-01T00:01:00.5",
+        "2026-01-01 00:01:00.125+02", "2026-01-01T00:01:00+02:00", "2026-01-01T00:01:00Z", "2026-01-01 00:01:00",
+        "2026-06-01 12:00:00 Europe/Paris", "2026-01-01T23:30:00-05:30", "2026-03-04");
+
+    private static final List<String> REFUSED = List.of("garbage", "2026-13-01", "2026-02-30 10:00", "2026-01-01 25:00:00",
+        "2026-01-01T00:01:00 Nowhere/City");
+
+    @Test
+    void castsOfTextToDatesAndTimestampsGiveWhatPostgresGives() throws Exception {
+        try (Connection ours = ours(); Connection postgres = postgres()) {
+            for (String input : INPUTS) {
+                String query = "SELECT '" + input + "'::timestamp, CAST('" + input + "' AS timestamptz), '" + input
+                    + "'::date";
+                assertThat(rows(ours, query)).as(query).isEqualTo(rows(postgres, query));
+            }
+        }
+    }
+
+    @Test
+    void textThatIsNoDateIsRefusedWithPostgresCode() throws Exception {
+        try (Connection ours = ours(); Connection postgres = postgres()) {
+            for (String input : REFUSED) {
+                for (String type : List.of("timestamp", "timestamptz", "date")) {
+                    String query = "SELECT '" + input + "'::" + type;
+                    String expected = sqlState(postgres, query);
+                    assertThat(expected).as("PostgreSQL refuses " + query).isNotNull();
+                    assertThat(sqlState(ours, query)).as(query).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anInsertTakesTheSameTextAndAViewShowsWhatPostgresShows() throws Exception {
+        try (Connection ours = ours(); Connection postgres = postgres(); Statement statement = ours.createStatement()) {
+            statement.execute("CREATE TABLE events (id int PRIMARY KEY, happened timestamptz, local_time timestamp, on_day date)");
+            for (int i = 0; i < INPUTS.size(); i++) {
+                String input = INPUTS.get(i);
+                statement.execute("INSERT INTO events VALUES (" + i + ", '" + input + "', '" + input + "', '" + input + "')");
+            }
+            statement.execute("CREATE MATERIALIZED VIEW events_by_id AS SELECT id, happened, local_time, on_day FROM events");
+            for (int i = 0; i < INPUTS.size(); i++) {
+                String input = INPUTS.get(i);
+                List<List<String>> expected = rows(postgres,
+                    "SELECT " + i + ", '" + input + "'::timestamptz, '" + input + "'::timestamp, '" + input + "'::date");
+                assertThat(rows(ours, "SELECT * FROM events WHERE id = " + i)).as("table, " + input).isEqualTo(expected);
+                assertThat(rows(ours, "SELECT * FROM events_by_id WHERE id = " + i)).as("view, " + input).isEqualTo(expected);
+            }
+            String refused = sqlState(ours, "INSERT INTO events VALUES (100, 'garbage', NULL, NULL)");
+            assertThat(refused).isEqualTo(sqlState(postgres, "SELECT 'garbage'::timestamptz"));
+        }
+    }
+
+    /** The SQLSTATE the statement fails with, or null if it does not. */
+    private static String sqlState(Connection connection, String sql) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+            return null;
+        } catch (SQLException e) {
+            return e.getSQLState();
+        }
+    }
+
+    private static Connection ours() throws SQLException {
+        return DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
+    }
+
+    private static Connection postgres() throws SQLException {
+        Connection connection = DriverManager.getConnection(
+            env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
+            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET TIME ZONE 'UTC'");
+        }
+        return connection;
+    }
+
+    private static List<List<String>> rows(Connection connection, String query) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}
