@@ -126,6 +126,20 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void wordsPostgresDoesNotReserveAreNames() {
+        for (String word : new String[] {"day", "groups", "rows", "position", "start", "member", "at", "result", "language"}) {
+            SqlCreateRelation table = parse("CREATE TABLE t (" + word + " int, v int)", SqlCreateRelation.class);
+            assertThat(((SqlColumnDeclaration) table.columns().get(0)).name.getSimple()).isEqualTo(word);
+            parse("SELECT " + word + ", v AS " + word + "2, 1 AS " + word + " FROM t WHERE " + word + " > 0",
+                org.apache.calcite.sql.SqlSelect.class);
+        }
+        // The same words keep their places in the grammar.
+        parse("SELECT position('b' IN 'abc'), INTERVAL '1' DAY, EXTRACT(DAY FROM ts), "
+            + "sum(v) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
+            org.apache.calcite.sql.SqlSelect.class);
+    }
+
+    @Test
     void explainTakesAViewOrAQuery() {
         assertThat(parse("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1", SqlExplainStatement.class).statement())
             .isInstanceOf(SqlCreateMaterializedView.class);
