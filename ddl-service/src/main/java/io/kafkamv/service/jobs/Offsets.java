@@ -1,5 +1,6 @@
 package io.kafkamv.service.jobs;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,9 +22,14 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Start and end offsets of whole topics, keyed {@code topic:partition} as jobs store them. */
 public final class Offsets {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Offsets.class);
 
     private Offsets() {
     }
@@ -47,6 +53,40 @@ public final class Offsets {
      * asked for at once: a background CREATE waits for them.
      */
     public static Range ofNewJob(Admin admin, PhysicalPlan plan) {
+        return ofNewJob(admin, plan, METADATA_DEADLINE);
+    }
+
+    /**
+     * How long a new job waits for its sources' topics to be known to the brokers: a topic created a moment
+     * ago (CREATE TABLE, then CREATE MATERIALIZED VIEW over it) may not have reached every broker's metadata
+     * yet, and that is no reason to fail the CREATE.
+     */
+    static final Duration METADATA_DEADLINE = Duration.ofSeconds(15);
+
+    static Range ofNewJob(Admin admin, PhysicalPlan plan, Duration deadline) {
+        long giveUp = System.nanoTime() + deadline.toNanos();
+        long backoffMillis = 50;
+        while (true) {
+            try {
+                return rangeOf(admin, plan);
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof ExecutionException failed && failed.getCause() instanceof RetriableException)
+                    || System.nanoTime() > giveUp) {
+                    throw e;
+                }
+                LOG.debug("Offsets of {} not readable yet, retrying: {}", plan.sourceTopics(), e.getMessage());
+            }
+            try {
+                Thread.sleep(backoffMillis);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while reading offsets of " + plan.sourceTopics(), interrupted);
+            }
+            backoffMillis = Math.min(backoffMillis * 2, 1_000);
+        }
+    }
+
+    private static Range rangeOf(Admin admin, PhysicalPlan plan) {
         List<String> topics = plan.sourceTopics();
         Set<TopicPartition> partitions = partitions(admin, topics);
         KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> earliest = list(admin, partitions, OffsetSpec.earliest());
