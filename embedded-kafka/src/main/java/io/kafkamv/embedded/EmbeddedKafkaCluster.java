@@ -13,10 +13,12 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -57,9 +59,15 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         int size = builder.nodes;
         List<Integer> brokerPorts = new ArrayList<>();
         List<Integer> controllerPorts = new ArrayList<>();
+        // A port found free is free until someone binds it: the client port asked for (not bound yet) and the
+        // ports found before must not be handed out again, or two listeners of a node share one.
+        Set<Integer> taken = new HashSet<>();
+        if (builder.clientPort > 0) {
+            taken.add(builder.clientPort);
+        }
         for (int i = 0; i < size; i++) {
-            brokerPorts.add(i == 0 && builder.clientPort > 0 ? builder.clientPort : freePort());
-            controllerPorts.add(freePort());
+            brokerPorts.add(i == 0 && builder.clientPort > 0 ? builder.clientPort : freePort(taken));
+            controllerPorts.add(freePort(taken));
         }
         String voters = IntStream.range(0, size)
             .mapToObj(i -> i + "@localhost:" + controllerPorts.get(i))
@@ -275,12 +283,17 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port on the loopback interface", e);
+    /** A free port of the loopback interface that is not in {@code taken}, which it joins. */
+    private static int freePort(Set<Integer> taken) {
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                socket.setReuseAddress(true);
+                if (taken.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("No free port on the loopback interface", e);
+            }
         }
     }
 
