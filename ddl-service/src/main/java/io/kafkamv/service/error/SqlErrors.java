@@ -17,6 +17,8 @@ public final class SqlErrors {
             case TYPE -> SqlState.DATATYPE_MISMATCH;
             case UNSUPPORTED -> SqlState.FEATURE_NOT_SUPPORTED;
             case INVALID_OPTION -> SqlState.INVALID_PARAMETER_VALUE;
+            case INVALID_TEXT -> SqlState.INVALID_TEXT_REPRESENTATION;
+            case VALUE_OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
             case INVALID_DATETIME -> SqlState.INVALID_DATETIME_FORMAT;
             case DATETIME_FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
         };

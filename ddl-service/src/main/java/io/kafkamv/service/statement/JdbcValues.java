@@ -5,9 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
-import java.util.Locale;
 
+import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresDatetimes;
+import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.service.error.SqlError;
@@ -30,7 +31,7 @@ public final class JdbcValues {
         SqlType type = column.type();
         try {
             return switch (type) {
-                case BOOLEAN -> value instanceof Boolean b ? b : parseBoolean(value.toString());
+                case BOOLEAN -> value instanceof Boolean b ? b : PostgresTextInput.bool(value.toString());
                 case SMALLINT -> Math.toIntExact(checkedLong(value, Short.MIN_VALUE, Short.MAX_VALUE, "smallint"));
                 case INTEGER -> Math.toIntExact(checkedLong(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer"));
                 case BIGINT -> checkedLong(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
@@ -47,10 +48,12 @@ public final class JdbcValues {
                 case INTERVAL -> number(value).longValue();
                 case BYTEA -> value instanceof byte[] bytes ? bytes : value.toString().getBytes(StandardCharsets.UTF_8);
             };
-        } catch (PostgresDatetimes.InvalidDatetimeException e) {
+        } catch (InvalidInputException e) {
             throw SqlError.of(switch (e.reason()) {
-                case FORMAT -> SqlState.INVALID_DATETIME_FORMAT;
-                case FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
+                case SYNTAX -> SqlState.INVALID_TEXT_REPRESENTATION;
+                case DATETIME_SYNTAX -> SqlState.INVALID_DATETIME_FORMAT;
+                case DATETIME_FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
+                case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
                 case UNKNOWN_TIME_ZONE -> SqlState.INVALID_PARAMETER_VALUE;
             }, e.getMessage());
         } catch (RuntimeException e) {
@@ -73,13 +76,5 @@ public final class JdbcValues {
 
     private static Number number(Object value) {
         return value instanceof Number number ? number : new BigDecimal(value.toString().trim());
-    }
-
-    private static boolean parseBoolean(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
-            case "t", "true", "yes", "on", "1" -> true;
-            case "f", "false", "no", "off", "0" -> false;
-            default -> throw new IllegalArgumentException(text);
-        };
     }
 }

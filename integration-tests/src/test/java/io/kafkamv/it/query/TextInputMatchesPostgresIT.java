@@ -15,13 +15,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Dates and timestamps written as clients write them (ISO 8601 with {@code T}, {@code Z} or an offset, as
+ * Text read as a value as PostgreSQL reads it: {@code ' 42 '::int}, {@code 'yes'::boolean}, a numeric rounded
+ * half away from zero to its scale, and PostgreSQL's errors for text it refuses. Dates and timestamps written
+ * as clients write them (ISO 8601 with {@code T}, {@code Z} or an offset, as
  * psycopg2 sends a Python {@code datetime}; a zone name; a fraction of a second) are read as PostgreSQL
  * reads them, in casts and in the values of an INSERT, and print as PostgreSQL prints them; text that is
  * no date fails with PostgreSQL's SQLSTATE. Both answers are read as text through pgjdbc, ours and the
  * real PostgreSQL's, each session at UTC.
  */
-class DatetimeInputMatchesPostgresIT {
+class TextInputMatchesPostgresIT {
 
     @RegisterExtension
     static final ServiceExtension SERVICE = new ServiceExtension();
@@ -32,6 +34,33 @@ class DatetimeInputMatchesPostgresIT {
 
     private static final List<String> REFUSED = List.of("garbage", "2026-13-01", "2026-02-30 10:00", "2026-01-01 25:00:00",
         "2026-01-01T00:01:00 Nowhere/City");
+
+    private static final List<String> CASTS = List.of(
+        "SELECT ' 42 '::int, '+7'::bigint, '-32768'::smallint, CAST('12' AS smallint) + 1",
+        "SELECT 'yes'::boolean, 'tr'::boolean, 'off'::boolean, ' 0 '::boolean, 'N'::boolean",
+        "SELECT '1e3'::numeric(10,1), '1.555'::numeric(10,2), '-1.555'::numeric(10,2), ' 2.50 '::numeric(5,2)",
+        "SELECT 2.5::int, (-2.5)::int, 7.5::int, 1.4999::int, round(2.5), round(1.555, 2)",
+        "SELECT x::numeric(10,2), x::int FROM (VALUES (1.555), (-1.555), (2.5)) t(x)",
+        "SELECT '10:00'::time, '23:59:59'::time, '{\"a\": [1, 2]}'::jsonb");
+
+    private static final List<String> CASTS_REFUSED = List.of("'abc'::int", "'1.5'::int", "''::int", "'0x1F'::int",
+        "'99999999999'::int", "'40000'::smallint", "'x'::boolean", "'o'::boolean", "'abc'::numeric", "'1.2.3'::numeric",
+        "'{bad'::jsonb", "'10:00:99'::time", "'noon'::time");
+
+    @Test
+    void castsOfTextGiveWhatPostgresGives() throws Exception {
+        try (Connection ours = ours(); Connection postgres = postgres()) {
+            for (String query : CASTS) {
+                assertThat(rows(ours, query)).as(query).isEqualTo(rows(postgres, query));
+            }
+            for (String cast : CASTS_REFUSED) {
+                String query = "SELECT " + cast;
+                String expected = sqlState(postgres, query);
+                assertThat(expected).as("PostgreSQL refuses " + query).isNotNull();
+                assertThat(sqlState(ours, query)).as(query).isEqualTo(expected);
+            }
+        }
+    }
 
     @Test
     void castsOfTextToDatesAndTimestampsGiveWhatPostgresGives() throws Exception {

@@ -2,10 +2,12 @@ package io.kafkamv.compiler.parser;
 
 import java.io.Reader;
 import java.util.Locale;
+import java.util.Optional;
 
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
-import io.kafkamv.compiler.types.PostgresDatetimes;
+import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -23,9 +25,9 @@ import org.apache.calcite.util.SourceStringReader;
  * runtime read otherwise, rewritten in the tree. Every path parses with it (views, queries on Calcite's
  * JDBC driver, writes), so a rule here holds for all of them:
  * <ul>
- * <li>a date or timestamp cast from a string literal ({@code '2026-01-01T00:01:00'::timestamp}) takes
- * PostgreSQL's input forms, and one PostgreSQL refuses is refused here with its error and position
- * (see {@link PostgresDatetimes}).
+ * <li>a string literal cast to a type ({@code '2026-01-01T00:01:00'::timestamp}, {@code 'yes'::boolean},
+ * {@code ' 42 '::int}) is read with PostgreSQL's input forms, and one PostgreSQL refuses is refused here
+ * with its error and position (see {@link PostgresTextInput}).
  * </ul>
  */
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
@@ -61,7 +63,7 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         return node == null ? null : node.accept(new DatetimeLiterals(getOriginalSql()));
     }
 
-    /** Casts of string literals to dates and timestamps, their text in the form Calcite reads. */
+    /** Casts of string literals, their text in the form Calcite reads. */
     private static final class DatetimeLiterals extends SqlShuttle {
 
         private final String sql;
@@ -76,23 +78,25 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 && call.operand(0) instanceof SqlCharStringLiteral literal
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
                 SqlType type = typeOf(spec);
-                if (type != null && PostgresDatetimes.reads(type)) {
-                    call.setOperand(0, SqlLiteral.createCharString(calciteText(literal, type), literal.getParserPosition()));
+                if (type != null) {
+                    calciteText(literal, type).ifPresent(text ->
+                        call.setOperand(0, SqlLiteral.createCharString(text, literal.getParserPosition())));
                     return call;
                 }
             }
             return super.visit(call);
         }
 
-        private String calciteText(SqlCharStringLiteral literal, SqlType type) {
-            String text = literal.getValueAs(String.class);
+        private Optional<String> calciteText(SqlCharStringLiteral literal, SqlType type) {
             try {
-                return PostgresDatetimes.toCalcite(text, type);
-            } catch (PostgresDatetimes.InvalidDatetimeException e) {
+                return PostgresTextInput.toCalcite(literal.getValueAs(String.class), type);
+            } catch (InvalidInputException e) {
                 int position = sql == null ? 0 : CompileException.positionOf(sql, literal.getParserPosition());
                 CompileException.Category category = switch (e.reason()) {
-                    case FORMAT -> CompileException.Category.INVALID_DATETIME;
-                    case FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
+                    case SYNTAX -> CompileException.Category.INVALID_TEXT;
+                    case DATETIME_SYNTAX -> CompileException.Category.INVALID_DATETIME;
+                    case DATETIME_FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
+                    case OUT_OF_RANGE -> CompileException.Category.VALUE_OUT_OF_RANGE;
                     case UNKNOWN_TIME_ZONE -> CompileException.Category.INVALID_OPTION;
                 };
                 throw new CompileException(category, e.getMessage(), position, null);

@@ -32,26 +32,6 @@ public final class PostgresDatetimes {
     private PostgresDatetimes() {
     }
 
-    /** Why a text is not a value of the type, in PostgreSQL's words. */
-    public static final class InvalidDatetimeException extends IllegalArgumentException {
-
-        private static final long serialVersionUID = 1L;
-
-        /** What PostgreSQL's SQLSTATE says: not a date at all (22007), a field out of range (22008), a zone (22023). */
-        public enum Reason { FORMAT, FIELD_OUT_OF_RANGE, UNKNOWN_TIME_ZONE }
-
-        private final Reason reason;
-
-        InvalidDatetimeException(String message, Reason reason) {
-            super(message);
-            this.reason = reason;
-        }
-
-        public Reason reason() {
-            return reason;
-        }
-    }
-
     /** Whether this type's text input is read here: dates, timestamps and timestamps with a time zone. */
     public static boolean reads(SqlType type) {
         return type == SqlType.DATE || type == SqlType.TIMESTAMP || type == SqlType.TIMESTAMPTZ;
@@ -60,7 +40,7 @@ public final class PostgresDatetimes {
     /**
      * The text in Calcite's form for {@code type}.
      *
-     * @throws InvalidDatetimeException if PostgreSQL would refuse it too
+     * @throws InvalidInputException if PostgreSQL would refuse it too
      */
     public static String toCalcite(String text, SqlType type) {
         LocalDateTime value = parse(text, type);
@@ -76,13 +56,13 @@ public final class PostgresDatetimes {
      * The value the text stands for: a date at midnight, a timestamp as written (an offset in it is ignored,
      * as PostgreSQL ignores it), a timestamp with a time zone as the UTC time of the same instant.
      *
-     * @throws InvalidDatetimeException if PostgreSQL would refuse it too
+     * @throws InvalidInputException if PostgreSQL would refuse it too
      */
     public static LocalDateTime parse(String text, SqlType type) {
         Matcher m = INPUT.matcher(text);
         if (!m.matches()) {
-            throw new InvalidDatetimeException("invalid input syntax for type " + typeName(type) + ": \"" + text + "\"",
-                InvalidDatetimeException.Reason.FORMAT);
+            throw new InvalidInputException("invalid input syntax for type " + typeName(type) + ": \"" + text + "\"",
+                InvalidInputException.Reason.DATETIME_SYNTAX);
         }
         try {
             LocalDate date = LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
@@ -98,8 +78,8 @@ public final class PostgresDatetimes {
                 default -> local;
             };
         } catch (DateTimeException e) {
-            throw new InvalidDatetimeException("date/time field value out of range: \"" + text + "\"",
-                InvalidDatetimeException.Reason.FIELD_OUT_OF_RANGE);
+            throw new InvalidInputException("date/time field value out of range: \"" + text + "\"",
+                InvalidInputException.Reason.DATETIME_FIELD_OUT_OF_RANGE);
         }
     }
 
@@ -118,8 +98,8 @@ public final class PostgresDatetimes {
         try {
             return ZoneId.of(zone.equalsIgnoreCase("utc") ? "UTC" : zone);
         } catch (DateTimeException e) {
-            throw new InvalidDatetimeException("time zone \"" + zone.toLowerCase(Locale.ROOT) + "\" not recognized",
-                InvalidDatetimeException.Reason.UNKNOWN_TIME_ZONE);
+            throw new InvalidInputException("time zone \"" + zone.toLowerCase(Locale.ROOT) + "\" not recognized",
+                InvalidInputException.Reason.UNKNOWN_TIME_ZONE);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.kafkamv.compiler.types;
 
+import java.math.RoundingMode;
+
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
@@ -39,6 +41,12 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
             case TIME, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 3;
             default -> super.getDefaultPrecision(typeName);
         };
+    }
+
+    /** A numeric cast to fewer decimals rounds half away from zero, as PostgreSQL's: 1.555::numeric(10,2) is 1.56. */
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
     }
 
     @Override

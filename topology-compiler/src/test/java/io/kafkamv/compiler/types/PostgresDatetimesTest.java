@@ -40,14 +40,14 @@ class PostgresDatetimesTest {
     @Test
     void whatPostgresRefusesIsRefusedWithItsWords() {
         assertThatThrownBy(() -> PostgresDatetimes.toCalcite("garbage", SqlType.TIMESTAMP))
-            .isInstanceOfSatisfying(PostgresDatetimes.InvalidDatetimeException.class, e -> {
+            .isInstanceOfSatisfying(InvalidInputException.class, e -> {
                 assertThat(e).hasMessage("invalid input syntax for type timestamp: \"garbage\"");
-                assertThat(e.reason()).isEqualTo(PostgresDatetimes.InvalidDatetimeException.Reason.FORMAT);
+                assertThat(e.reason()).isEqualTo(InvalidInputException.Reason.DATETIME_SYNTAX);
             });
         assertThatThrownBy(() -> PostgresDatetimes.toCalcite("2026-13-01", SqlType.DATE))
-            .isInstanceOfSatisfying(PostgresDatetimes.InvalidDatetimeException.class, e -> {
+            .isInstanceOfSatisfying(InvalidInputException.class, e -> {
                 assertThat(e).hasMessage("date/time field value out of range: \"2026-13-01\"");
-                assertThat(e.reason()).isEqualTo(PostgresDatetimes.InvalidDatetimeException.Reason.FIELD_OUT_OF_RANGE);
+                assertThat(e.reason()).isEqualTo(InvalidInputException.Reason.DATETIME_FIELD_OUT_OF_RANGE);
             });
         assertThatThrownBy(() -> PostgresDatetimes.toCalcite("2026-01-01 10:00 Nowhere/City", SqlType.TIMESTAMPTZ))
             .hasMessage("time zone \"nowhere/city\" not recognized");

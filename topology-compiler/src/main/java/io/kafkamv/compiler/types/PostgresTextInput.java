@@ -1,0 +1,124 @@
+package io.kafkamv.compiler.types;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.connectors.schema.SqlType;
+
+/**
+ * Text read as a value of a type, as PostgreSQL reads it ({@code '42'::int}, {@code 'yes'::boolean}), and
+ * written the way Calcite reads it; text PostgreSQL refuses is refused with its words. Where Calcite and
+ * PostgreSQL read a text alike, or the type is not one of these, the text stays as it is.
+ */
+public final class PostgresTextInput {
+
+    private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+    private static final Pattern NUMERIC = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final Pattern TIME = Pattern.compile("(\\d{1,2}):(\\d{2})(?::(\\d{2})(\\.\\d{1,9})?)?");
+    private static final List<String> TRUE = List.of("true", "yes", "on", "1");
+    private static final List<String> FALSE = List.of("false", "no", "off", "0");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private PostgresTextInput() {
+    }
+
+    /**
+     * The text in the form Calcite reads for {@code type}, or empty if it needs no change.
+     *
+     * @throws InvalidInputException if PostgreSQL refuses the text as a value of the type
+     */
+    public static Optional<String> toCalcite(String text, SqlType type) {
+        if (PostgresDatetimes.reads(type)) {
+            return Optional.of(PostgresDatetimes.toCalcite(text, type));
+        }
+        return switch (type) {
+            case SMALLINT -> Optional.of(integer(text, type, Short.MIN_VALUE, Short.MAX_VALUE));
+            case INTEGER -> Optional.of(integer(text, type, Integer.MIN_VALUE, Integer.MAX_VALUE));
+            case BIGINT -> Optional.of(integer(text, type, Long.MIN_VALUE, Long.MAX_VALUE));
+            case DECIMAL -> numeric(text);
+            case BOOLEAN -> Optional.of(Boolean.toString(bool(text)));
+            case TIME -> Optional.of(time(text));
+            case JSONB -> {
+                json(text);
+                yield Optional.empty();
+            }
+            default -> Optional.empty();
+        };
+    }
+
+    /** PostgreSQL's booleans: true, yes, on, 1 and false, no, off, 0, or a prefix that says which. */
+    public static boolean bool(String text) {
+        String value = text.trim().toLowerCase(Locale.ROOT);
+        boolean isTrue = !value.isEmpty() && TRUE.stream().anyMatch(word -> word.startsWith(value));
+        boolean isFalse = !value.isEmpty() && FALSE.stream().anyMatch(word -> word.startsWith(value));
+        if (isTrue == isFalse) {
+            throw syntax(text, SqlType.BOOLEAN);
+        }
+        return isTrue;
+    }
+
+    private static String integer(String text, SqlType type, long min, long max) {
+        String value = text.trim();
+        if (!INTEGER.matcher(value).matches()) {
+            throw syntax(text, type);
+        }
+        BigInteger number = new BigInteger(value.startsWith("+") ? value.substring(1) : value);
+        if (number.compareTo(BigInteger.valueOf(min)) < 0 || number.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw new InvalidInputException("value \"" + text + "\" is out of range for type " + type.postgresName(),
+                InvalidInputException.Reason.OUT_OF_RANGE);
+        }
+        return number.toString();
+    }
+
+    /** A numeric keeps the digits it was written with ('1.50' is 1.50); NaN and infinities are left to Calcite. */
+    private static Optional<String> numeric(String text) {
+        String value = text.trim();
+        if (value.equalsIgnoreCase("nan") || value.toLowerCase(Locale.ROOT).matches("[+-]?inf(inity)?")) {
+            return Optional.empty();
+        }
+        if (!NUMERIC.matcher(value).matches()) {
+            throw syntax(text, SqlType.DECIMAL);
+        }
+        BigDecimal number = new BigDecimal(value.startsWith("+") ? value.substring(1) : value);
+        return Optional.of((number.scale() < 0 ? number.setScale(0) : number).toPlainString());
+    }
+
+    private static String time(String text) {
+        Matcher m = TIME.matcher(text.trim());
+        if (!m.matches()) {
+            throw new InvalidInputException("invalid input syntax for type time: \"" + text + "\"",
+                InvalidInputException.Reason.DATETIME_SYNTAX);
+        }
+        try {
+            LocalTime.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
+        } catch (DateTimeException e) {
+            throw new InvalidInputException("date/time field value out of range: \"" + text + "\"",
+                InvalidInputException.Reason.DATETIME_FIELD_OUT_OF_RANGE);
+        }
+        return m.group(1) + ":" + m.group(2) + ":" + (m.group(3) == null ? "00" : m.group(3))
+            + (m.group(4) == null ? "" : m.group(4));
+    }
+
+    private static void json(String text) {
+        try {
+            JSON.readTree(text);
+        } catch (IOException e) {
+            throw new InvalidInputException("invalid input syntax for type json", InvalidInputException.Reason.SYNTAX);
+        }
+    }
+
+    private static InvalidInputException syntax(String text, SqlType type) {
+        return new InvalidInputException("invalid input syntax for type " + type.postgresName() + ": \"" + text + "\"",
+            InvalidInputException.Reason.SYNTAX);
+    }
+}
