@@ -456,6 +456,28 @@ void JsonArrow(List<Object> list, ExprContext exprContext, Span s) :
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
 }
 
+/** PostgreSQL's regular-expression match operators: ~, ~* (ignoring case), !~ and !~* (not matching). */
+void RegexMatch(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlOperator op;
+}
+{
+    (
+        <REGEX_MATCH> { op = SqlStdOperatorTable.POSIX_REGEX_CASE_SENSITIVE; }
+    |
+        <REGEX_MATCH_CI> { op = SqlStdOperatorTable.POSIX_REGEX_CASE_INSENSITIVE; }
+    |
+        <REGEX_NOT_MATCH> { op = SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_SENSITIVE; }
+    |
+        <REGEX_NOT_MATCH_CI> { op = SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_INSENSITIVE; }
+    )
+    {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(op, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
 /** PostgreSQL's cast, {@code expr::type}: the same as {@code CAST(expr AS type)}. */
 void InfixCast(List<Object> list, ExprContext exprContext, Span s) :
 {

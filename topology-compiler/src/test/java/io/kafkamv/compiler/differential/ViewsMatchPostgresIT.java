@@ -34,6 +34,7 @@ class ViewsMatchPostgresIT {
         "SELECT customer, count(*) AS n, sum(amount) AS s, min(amount) AS lo, max(amount) AS hi FROM orders GROUP BY customer",
         "SELECT customer, count(DISTINCT amount) AS d FROM orders GROUP BY customer HAVING count(*) > 1",
         "SELECT DISTINCT customer FROM orders",
+        "SELECT id, customer ~ '^a' AS a, customer ~* 'N+' AS n FROM orders WHERE customer !~ 'x$' AND customer !~* '^Z'",
         "SELECT amount % 3 AS bucket, avg(amount) AS a, count(amount) AS c FROM orders GROUP BY amount % 3",
         "SELECT CASE WHEN amount IS NULL THEN 'none' WHEN amount < 10 THEN 'low' ELSE 'high' END AS band, "
             + "count(*) AS n FROM orders GROUP BY CASE WHEN amount IS NULL THEN 'none' WHEN amount < 10 THEN 'low' ELSE 'high' END",

@@ -140,6 +140,19 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void postgresRegularExpressionOperators() {
+        org.apache.calcite.sql.SqlSelect query = parse("SELECT a ~ 'x', a ~* 'x', a !~ 'x', a !~* 'x', a != b FROM t",
+            org.apache.calcite.sql.SqlSelect.class);
+
+        assertThat(query.getSelectList()).extracting(node -> ((org.apache.calcite.sql.SqlCall) node).getOperator())
+            .containsExactly(org.apache.calcite.sql.fun.SqlStdOperatorTable.POSIX_REGEX_CASE_SENSITIVE,
+                org.apache.calcite.sql.fun.SqlStdOperatorTable.POSIX_REGEX_CASE_INSENSITIVE,
+                org.apache.calcite.sql.fun.SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_SENSITIVE,
+                org.apache.calcite.sql.fun.SqlStdOperatorTable.NEGATED_POSIX_REGEX_CASE_INSENSITIVE,
+                org.apache.calcite.sql.fun.SqlStdOperatorTable.NOT_EQUALS);
+    }
+
+    @Test
     void explainTakesAViewOrAQuery() {
         assertThat(parse("EXPLAIN CREATE MATERIALIZED VIEW m AS SELECT 1", SqlExplainStatement.class).statement())
             .isInstanceOf(SqlCreateMaterializedView.class);
