@@ -60,15 +60,15 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
     }
 
     private SqlNode postgres(SqlNode node) {
-        return node == null ? null : node.accept(new DatetimeLiterals(getOriginalSql()));
+        return node == null ? null : node.accept(new CastLiterals(getOriginalSql()));
     }
 
     /** Casts of string literals, their text in the form Calcite reads. */
-    private static final class DatetimeLiterals extends SqlShuttle {
+    private static final class CastLiterals extends SqlShuttle {
 
         private final String sql;
 
-        DatetimeLiterals(String sql) {
+        CastLiterals(String sql) {
             this.sql = sql;
         }
 
