@@ -1,13 +1,14 @@
 package io.kafkamv.it.query;
 
+import static io.kafkamv.it.support.PostgresAnswers.postgres;
+import static io.kafkamv.it.support.PostgresAnswers.rows;
+import static io.kafkamv.it.support.PostgresAnswers.sqlState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.kafkamv.it.support.ServiceExtension;
@@ -108,47 +109,7 @@ class TextInputMatchesPostgresIT {
         }
     }
 
-    /** The SQLSTATE the statement fails with, or null if it does not. */
-    private static String sqlState(Connection connection, String sql) {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-            return null;
-        } catch (SQLException e) {
-            return e.getSQLState();
-        }
-    }
-
     private static Connection ours() throws SQLException {
         return DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
-    }
-
-    private static Connection postgres() throws SQLException {
-        Connection connection = DriverManager.getConnection(
-            env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("SET TIME ZONE 'UTC'");
-        }
-        return connection;
-    }
-
-    private static List<List<String>> rows(Connection connection, String query) throws SQLException {
-        List<List<String>> rows = new ArrayList<>();
-        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= columns; i++) {
-                    row.add(rs.getString(i));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }
