@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.util.Map;
 
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.Redaction;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
@@ -24,7 +25,7 @@ final class PgConnection implements Runnable {
      * pgjdbc sends {@code SET extra_float_digits} to servers older than 9; psql picks its catalog
      * queries by this version. We speak as PostgreSQL 13 does.
      */
-    static final String SERVER_VERSION = "13.0.0 (kafka-mv)";
+    static final String SERVER_VERSION = SystemFunctions.SERVER_VERSION + " (kafka-mv)";
 
     /** A client that asked for TLS and then says nothing does not keep a thread for longer. */
     private static final int HANDSHAKE_TIMEOUT = 30_000;

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -17,6 +18,7 @@ import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.result.PgType;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 
 /**
  * A small {@code information_schema} and {@code pg_catalog} over kafka-mv's tables and views, as
@@ -56,6 +58,7 @@ public final class CatalogTables {
         add(information, "columns", this::columns, text("table_catalog"), text("table_schema"), text("table_name"),
             text("column_name"), Column.of("ordinal_position", SqlType.INTEGER), text("is_nullable"), text("data_type"));
         SchemaPlus pg = root.add("pg_catalog", new AbstractSchema());
+        pg.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
         add(pg, "pg_namespace", () -> List.<Object[]>of(new Object[] {PUBLIC_NAMESPACE, "public"}),
             Column.of("oid", SqlType.BIGINT), text("nspname"));
         add(pg, "pg_class", this::classes, Column.of("oid", SqlType.BIGINT), text("relname"),

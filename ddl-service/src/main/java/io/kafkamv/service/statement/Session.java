@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.query.QueryEngine;
@@ -21,7 +22,7 @@ public final class Session {
         "client_encoding", "UTF8",
         "datestyle", "ISO, MDY",
         "timezone", "UTC",
-        "server_version", "13.0.0",
+        "server_version", SystemFunctions.SERVER_VERSION,
         "standard_conforming_strings", "on",
         "application_name", "");
 

@@ -113,6 +113,14 @@ class PsqlMetaCommandsIT {
     }
 
     @Test
+    void versionIsInPostgresFormAsClientsParseIt() throws Exception {
+        // SQLAlchemy runs this on its first connection and reads the major and minor version from it.
+        Psql.Result version = psql.run("select pg_catalog.version()", "-A", "-t");
+        assertThat(version.stdout()).as(version.stderr()).matches("PostgreSQL 13\\.0\\.0 \\(kafka-mv\\)\n");
+        assertThat(psql.value("SELECT version()")).isEqualTo(version.stdout().strip());
+    }
+
+    @Test
     void aPatternThatIsNoRegularExpressionIsRefusedAsPostgresRefusesIt() throws Exception {
         // What PostgreSQL 15 answers to the same command: the pattern psql makes, ^(foo()$, does not compile.
         Psql.Result unbalanced = psql.run("\\d foo(");
