@@ -96,7 +96,7 @@ public final class SourceRecordDecoder {
         this.debezium = format.equals("debezium-json");
         this.values = new JsonRowDecoder(value.columns());
         List<Column> key = schema.keyColumns().stream().map(name -> schema.column(name).orElseThrow())
-            .map(c -> new Column(c.name(), c.type(), false)).toList();
+            .map(c -> c.withNullable(false)).toList();
         this.key = key;
         this.maxRecordBytes = maxRecordBytes(options);
         if (format.equals("avro")) {

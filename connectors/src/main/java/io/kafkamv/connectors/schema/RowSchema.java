@@ -37,7 +37,7 @@ public record RowSchema(List<Column> columns, List<String> keyColumns) {
         List<String> keys = new java.util.ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             Column column = columns.get(i);
-            renamed.add(new Column(names.get(i), column.type(), column.nullable()));
+            renamed.add(column.named(names.get(i)));
             if (keyColumns.contains(column.name())) {
                 keys.add(names.get(i));
             }

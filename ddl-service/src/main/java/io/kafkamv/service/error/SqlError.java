@@ -14,12 +14,18 @@ public final class SqlError extends RuntimeException {
     private final SqlState state;
     private final int position;
     private final String hint;
+    private final String detail;
 
-    private SqlError(SqlState state, String message, int position, String hint, Throwable cause) {
+    private SqlError(SqlState state, String message, int position, String hint, String detail, Throwable cause) {
         super(message, cause);
         this.state = state;
         this.position = position;
         this.hint = hint;
+        this.detail = detail;
+    }
+
+    private SqlError(SqlState state, String message, int position, String hint, Throwable cause) {
+        this(state, message, position, hint, null, cause);
     }
 
     public static SqlError of(SqlState state, String message) {
@@ -47,11 +53,21 @@ public final class SqlError extends RuntimeException {
         return Optional.ofNullable(hint);
     }
 
+    /** More about what went wrong, as PostgreSQL's DETAIL says it (a hint says what to do). */
+    public Optional<String> detail() {
+        return Optional.ofNullable(detail);
+    }
+
+    /** The same error with a detail. */
+    public SqlError withDetail(String text) {
+        return new SqlError(state, getMessage(), position, hint, text, getCause());
+    }
+
     /** The same error placed in a longer text that starts {@code offset} characters earlier. */
     public SqlError shiftedBy(int offset) {
         if (position == 0 || offset == 0) {
             return this;
         }
-        return new SqlError(state, getMessage(), position + offset, hint, getCause());
+        return new SqlError(state, getMessage(), position + offset, hint, detail, getCause());
     }
 }

@@ -167,6 +167,9 @@ final class BackendMessages {
         if (error.position() > 0) {
             field('P', String.valueOf(error.position()));
         }
+        if (error.detail().isPresent()) {
+            field('D', error.detail().get());
+        }
         if (error.hint().isPresent()) {
             field('H', error.hint().get());
         }

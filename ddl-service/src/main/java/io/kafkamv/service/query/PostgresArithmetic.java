@@ -1,12 +1,10 @@
 package io.kafkamv.service.query;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
-import io.kafkamv.compiler.types.PostgresNumeric;
-import org.apache.calcite.linq4j.function.Strict;
+import io.kafkamv.compiler.postgres.NumericDivision;
+import io.kafkamv.compiler.postgres.PostgresExpressions;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -14,55 +12,35 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.runtime.Hook;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Holder;
 
 /**
- * PostgreSQL's arithmetic in batch queries, as views have it.
+ * PostgreSQL's arithmetic in batch queries, as views have it. Expressions follow {@link PostgresExpressions}, the
+ * rules views use too (checked integers, numeric division, numerics without a scale), applied before Calcite's
+ * program runs, so that constants it folds have PostgreSQL's digits, and after it, to what the program made.
+ * Aggregates are where a batch query differs from a view, whose accumulators do this themselves:
  * <ul>
- * <li>Integer arithmetic is checked: {@code 9223372036854775807 + 1} is an error, as in PostgreSQL,
- *     not a negative number.</li>
  * <li>A sum of bigints is a numeric ({@code PostgresTypeSystem} says so), and Calcite's executor cannot
  *     add bigints into a numeric, so they are summed as numerics.</li>
- * <li>Numeric division and AVG have PostgreSQL's digits. Calcite's executor divides numerics to 16
- *     significant digits: {@code 10::numeric / 3} is 3.333333333333333 and an average of 1, 2 and 2 is
- *     1.6666666666666670, where PostgreSQL prints 3.3333333333333333 and 1.6666666666666667. So before
- *     Calcite's own program runs, a numeric AVG becomes its SUM divided by its COUNT (Calcite's own
- *     rewrite of AVG would round the quotient to the average's type, 16 decimals, where PostgreSQL
- *     keeps up to 20); and after it, every division with a numeric result calls
- *     {@link PostgresNumeric#divide}.</li>
+ * <li>A numeric AVG becomes its SUM divided by its COUNT with PostgreSQL's division (Calcite's own rewrite of
+ *     AVG would round the quotient to the average's type, 16 decimals, where PostgreSQL keeps up to 20).</li>
  * </ul>
  */
 public final class PostgresArithmetic {
 
-    private static final SqlUserDefinedFunction DIVIDE = new SqlUserDefinedFunction(
-        new SqlIdentifier("numeric_divide", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
-        ScalarFunctionImpl.create(PostgresArithmetic.class, "divide"));
-
     private PostgresArithmetic() {
-    }
-
-    /** Called by the generated code; public for that. Null in, null out, as for any operator. */
-    @Strict
-    public static BigDecimal divide(BigDecimal dividend, BigDecimal divisor) {
-        return PostgresNumeric.divide(dividend, divisor);
     }
 
     /** Plans the calling thread's queries with PostgreSQL's division until the returned handle is closed. */
@@ -77,10 +55,8 @@ public final class PostgresArithmetic {
     }
 
     /**
-     * Every node of a plan, also those of its subqueries: its divisions, and before Calcite's program
-     * its averages, sums of bigints and integer arithmetic too. Divisions are rewritten before the
-     * program as well, so that constants it folds ({@code WHERE x = 1::numeric / 3}) have the same
-     * digits as a SELECT prints; and after it, for the divisions the program makes itself.
+     * Every node of a plan, also those of its subqueries: its expressions, and before Calcite's program its
+     * averages and sums of bigints too.
      */
     private static final class EveryNode extends RelHomogeneousShuttle {
         private final boolean beforeProgram;
@@ -102,8 +78,8 @@ public final class PostgresArithmetic {
                 visited = withPostgresAggregates(aggregate);
             }
             RexBuilder rex = visited.getCluster().getRexBuilder();
-            visited = visited.accept(new Divisions(rex));
-            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new CheckedIntegerArithmetic(rex)) : visited;
+            visited = visited.accept(new PostgresExpressions(rex));
+            return beforeProgram ? visited.accept(new NumericWindowSums(rex)) : visited;
         }
     }
 
@@ -128,7 +104,7 @@ public final class PostgresArithmetic {
             }
             RexNode argument = builder.field(call.getArgList().get(0));
             RexNode filter = call.filterArg < 0 ? null : builder.field(call.filterArg);
-            calls.add(builder.aggregateCall(average ? SqlStdOperatorTable.SUM : call.getAggregation(), asDecimal(rex, argument))
+            calls.add(builder.aggregateCall(average ? SqlStdOperatorTable.SUM : call.getAggregation(), NumericDivision.asDecimal(rex, argument))
                 .distinct(call.isDistinct()).filter(filter));
             if (average) {
                 calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, argument).distinct(call.isDistinct()).filter(filter));
@@ -143,7 +119,7 @@ public final class PostgresArithmetic {
         int next = groups;
         for (AggregateCall call : aggregate.getAggCallList()) {
             if (isNumericAverage(call)) {
-                columns.add(divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
+                columns.add(NumericDivision.divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
                 next += 2;
             } else {
                 columns.add(rex.makeCast(call.getType(), builder.field(next++), true, false));
@@ -191,41 +167,9 @@ public final class PostgresArithmetic {
             }
             RexWindow frame = window.getWindow();
             // RexOver cannot be cloned with new operands; the same window, made anew, is the same aggregate.
-            return rex.makeOver(window.getType(), window.getAggOperator(), List.of(asDecimal(rex, window.getOperands().get(0))),
+            return rex.makeOver(window.getType(), window.getAggOperator(), List.of(NumericDivision.asDecimal(rex, window.getOperands().get(0))),
                 frame.partitionKeys, frame.orderKeys, frame.getLowerBound(), frame.getUpperBound(), frame.getExclude(),
                 frame.isRows(), true, false, window.isDistinct(), window.ignoreNulls());
         }
-    }
-
-    private static final class Divisions extends RexShuttle {
-        private final RexBuilder rex;
-
-        Divisions(RexBuilder rex) {
-            this.rex = rex;
-        }
-
-        @Override
-        public RexNode visitCall(RexCall call) {
-            RexNode visited = super.visitCall(call);
-            if (!(visited instanceof RexCall division) || division.getOperator() != SqlStdOperatorTable.DIVIDE
-                || division.getType().getSqlTypeName() != SqlTypeName.DECIMAL) {
-                return visited;
-            }
-            return divide(rex, division.getType(), division.getOperands().get(0), division.getOperands().get(1));
-        }
-    }
-
-    /** {@code dividend / divisor} with PostgreSQL's digits, typed {@code type}; integer operands are made numerics. */
-    private static RexNode divide(RexBuilder rex, RelDataType type, RexNode dividend, RexNode divisor) {
-        return rex.makeCall(type, DIVIDE, List.of(asDecimal(rex, dividend), asDecimal(rex, divisor)));
-    }
-
-    private static RexNode asDecimal(RexBuilder rex, RexNode operand) {
-        RelDataType type = operand.getType();
-        if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
-            return operand;
-        }
-        RelDataType decimal = rex.getTypeFactory().decimalOf(type);
-        return rex.makeCast(rex.getTypeFactory().createTypeWithNullability(decimal, type.isNullable()), operand);
     }
 }

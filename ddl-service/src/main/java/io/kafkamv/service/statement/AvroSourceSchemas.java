@@ -56,7 +56,7 @@ final class AvroSourceSchemas {
             ? Arrays.stream(options.get("primary_key").split(",")).map(String::trim).filter(k -> !k.isEmpty()).toList()
             : List.of();
         List<Column> keyed = columns.stream()
-            .map(column -> key.contains(column.name()) ? new Column(column.name(), column.type(), false) : column)
+            .map(column -> key.contains(column.name()) ? column.withNullable(false) : column)
             .toList();
         try {
             return new RowSchema(keyed, key);

@@ -37,7 +37,7 @@ public final class JdbcValues {
                 case BIGINT -> checkedLong(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
                 case REAL -> number(value).floatValue();
                 case DOUBLE -> number(value).doubleValue();
-                case DECIMAL -> value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+                case DECIMAL -> numeric(value instanceof BigDecimal d ? d : new BigDecimal(value.toString().trim()), column);
                 case VARCHAR, JSONB -> value.toString();
                 case DATE -> value instanceof java.sql.Date date ? (int) date.toLocalDate().toEpochDay()
                     : (int) PostgresDatetimes.parse(value.toString(), type).toLocalDate().toEpochDay();
@@ -62,6 +62,18 @@ public final class JdbcValues {
             }
             throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION,
                 "invalid input for column \"" + column.name() + "\" of type " + type.postgresName() + ": \"" + value + "\"");
+        }
+    }
+
+    /** A numeric for the column: rounded to its declared scale, and refused if it has too many digits for it. */
+    private static BigDecimal numeric(BigDecimal value, Column column) {
+        if (column.numeric() == null) {
+            return value.scale() < 0 ? value.setScale(0) : value;
+        }
+        try {
+            return column.numeric().apply(value);
+        } catch (ArithmeticException e) {
+            throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, e.getMessage()).withDetail(column.numeric().limit());
         }
     }
 

@@ -18,9 +18,9 @@ import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
-import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 
@@ -148,7 +148,7 @@ final class PsqlCatalog {
                 values.put("attnotnull", attribute.nullable() ? "f" : "t");
                 values.put("attnum", (long) i + 1);
                 values.put("atttypid", (long) type.oid());
-                values.put("atttypmod", -1L);
+                values.put("atttypmod", (long) attribute.typmod());
                 values.put("description", null);
                 values.put("nspname", "public");
                 values.put("relname", entry.name());
@@ -201,7 +201,7 @@ final class PsqlCatalog {
         for (Column column : relation.schema().columns()) {
             Map<String, Object> values = new TreeMap<>();
             values.put("attname", column.name());
-            values.put("format_type", column.type().postgresName());
+            values.put("format_type", column.postgresTypeName());
             values.put("attnotnull", column.nullable() ? "f" : "t");
             values.put("attidentity", "");
             values.put("attgenerated", "");

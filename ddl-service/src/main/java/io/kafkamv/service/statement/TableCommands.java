@@ -16,6 +16,7 @@ import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.connectors.format.IncludedColumns;
 import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.NumericTypmod;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
@@ -28,6 +29,8 @@ import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.NewTopics;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
@@ -219,6 +222,20 @@ final class TableCommands {
         }
     }
 
+    /** {@code numeric(10, 2)}'s precision and scale; null for a plain {@code numeric} and every other type. */
+    private static NumericTypmod typmod(SqlType type, SqlDataTypeSpec spec, String text) {
+        if (type != SqlType.DECIMAL || !(spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic)
+            || basic.getPrecision() < 0) {
+            return null;
+        }
+        try {
+            return new NumericTypmod(basic.getPrecision(), Math.max(basic.getScale(), 0));
+        } catch (IllegalArgumentException e) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, e.getMessage(),
+                io.kafkamv.compiler.error.CompileException.positionOf(text, spec.getParserPosition()), null);
+        }
+    }
+
     private static RowSchema schema(SqlCreateRelation statement, String text) {
         if (statement.columns().isEmpty()) {
             throw SqlError.of(SqlState.SYNTAX_ERROR, "a table needs at least one column");
@@ -233,14 +250,14 @@ final class TableCommands {
                 "supported types: boolean, smallint, int, bigint, real, double precision, numeric, varchar, text, "
                     + "date, time, timestamp, timestamptz, interval, bytea, jsonb"));
             boolean nullable = !Boolean.FALSE.equals(declaration.dataType.getNullable());
-            columns.add(new Column(declaration.name.getSimple(), type, nullable));
+            columns.add(new Column(declaration.name.getSimple(), type, nullable, typmod(type, declaration.dataType, text)));
         }
         List<String> key = statement.primaryKey().stream().map(node -> ((SqlIdentifier) node).getSimple()).toList();
         try {
             RowSchema schema = new RowSchema(columns, key);
             // Key columns are never null, whatever the declaration says.
             List<Column> withKeys = schema.columns().stream()
-                .map(column -> key.contains(column.name()) ? new Column(column.name(), column.type(), false) : column)
+                .map(column -> key.contains(column.name()) ? column.withNullable(false) : column)
                 .toList();
             return new RowSchema(withKeys, key);
         } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package io.kafkamv.compiler.functions;
 
+import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlBinaryOperator;
@@ -35,6 +36,7 @@ public final class KafkaMvFunctions {
         schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
+        schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());
     }

@@ -1,14 +1,17 @@
 package io.kafkamv.compiler.parser;
 
 import java.io.Reader;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
+import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.SqlType;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -16,6 +19,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.util.SourceStringReader;
@@ -27,7 +31,10 @@ import org.apache.calcite.util.SourceStringReader;
  * <ul>
  * <li>a string literal cast to a type ({@code '2026-01-01T00:01:00'::timestamp}, {@code 'yes'::boolean},
  * {@code ' 42 '::int}) is read with PostgreSQL's input forms, and one PostgreSQL refuses is refused here
- * with its error and position (see {@link PostgresTextInput}).
+ * with its error and position (see {@link PostgresTextInput});
+ * <li>a cast to {@code numeric} without a precision keeps the value's digits ({@code 1.50::numeric} is 1.50): it is
+ * a call of {@code to_numeric}, which Calcite cannot fold into a constant of scale 0 as it folds a cast (see
+ * {@link UnconstrainedNumerics}).
  * </ul>
  */
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
@@ -72,19 +79,76 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             this.sql = sql;
         }
 
+        /**
+         * Rewrites in place: Calcite's shuttle would copy a changed call through its operator, which makes a
+         * plain call of our statements ({@code CREATE MATERIALIZED VIEW}).
+         */
         @Override
         public SqlNode visit(SqlCall call) {
             if (call.getKind() == SqlKind.CAST && call.operandCount() == 2
-                && call.operand(0) instanceof SqlCharStringLiteral literal
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
-                SqlType type = typeOf(spec);
-                if (type != null) {
-                    calciteText(literal, type).ifPresent(text ->
-                        call.setOperand(0, SqlLiteral.createCharString(text, literal.getParserPosition())));
-                    return call;
+                return cast(call, spec);
+            }
+            if (call.getKind() == SqlKind.ROW) {
+                return valuesRow(call);
+            }
+            List<SqlNode> operands = call.getOperandList();
+            for (int i = 0; i < operands.size(); i++) {
+                SqlNode operand = operands.get(i);
+                SqlNode visited = operand == null ? null : operand.accept(this);
+                if (visited != operand) {
+                    call.setOperand(i, visited);
                 }
             }
-            return super.visit(call);
+            return call;
+        }
+
+        @Override
+        public SqlNode visit(SqlNodeList list) {
+            for (int i = 0; i < list.size(); i++) {
+                SqlNode item = list.get(i);
+                SqlNode visited = item == null ? null : item.accept(this);
+                if (visited != item) {
+                    list.set(i, visited);
+                }
+            }
+            return list;
+        }
+
+        /**
+         * A row of VALUES whose numbers with decimals are unconstrained numerics, as in PostgreSQL: Calcite gives
+         * the column of {@code VALUES (1.5), (2.125)} the type decimal(4, 3), and 1.5 became 1.500.
+         */
+        private SqlNode valuesRow(SqlCall row) {
+            List<SqlNode> values = row.getOperandList();
+            for (int i = 0; i < values.size(); i++) {
+                SqlNode value = values.get(i);
+                SqlNode number = value.getKind() == SqlKind.MINUS_PREFIX ? ((SqlCall) value).operand(0) : value;
+                if (number instanceof SqlNumericLiteral literal && literal.isExact() && literal.getScale() != null
+                    && literal.getScale() > 0) {
+                    row.setOperand(i, UnconstrainedNumerics.TO_NUMERIC_CALL.createCall(value.getParserPosition(), value));
+                } else {
+                    row.setOperand(i, value.accept(this));
+                }
+            }
+            return row;
+        }
+
+        private SqlNode cast(SqlCall call, SqlDataTypeSpec spec) {
+            SqlType type = typeOf(spec);
+            SqlNode operand = call.operand(0);
+            if (type != null && operand instanceof SqlCharStringLiteral literal) {
+                operand = calciteText(literal, type).map(text -> (SqlNode) SqlLiteral.createCharString(text,
+                    literal.getParserPosition())).orElse(operand);
+            } else {
+                operand = operand.accept(this);
+            }
+            if (type == SqlType.DECIMAL && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
+                && basic.getPrecision() < 0) {
+                return UnconstrainedNumerics.TO_NUMERIC_CALL.createCall(call.getParserPosition(), operand);
+            }
+            call.setOperand(0, operand);
+            return call;
         }
 
         private Optional<String> calciteText(SqlCharStringLiteral literal, SqlType type) {

@@ -4,14 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlCase;
 
 /**
  * The names PostgreSQL gives unnamed result columns: a function call is named after the function
@@ -37,20 +40,59 @@ public final class ResultNames {
     }
 
     private static String name(SqlNode item) {
+        return figure(item).name();
+    }
+
+    /**
+     * PostgreSQL's {@code FigureColname}: a name from a column, alias or function is strong; one a cast or CASE
+     * makes up (the type's name, "case") is weak and gives way to an outer cast's.
+     */
+    private static Figured figure(SqlNode item) {
         if (item instanceof SqlIdentifier identifier) {
-            return identifier.isStar() ? "?column?" : identifier.names.get(identifier.names.size() - 1);
+            return identifier.isStar() ? Figured.NONE : new Figured(identifier.names.get(identifier.names.size() - 1), true);
         }
-        if (item instanceof SqlCall call) {
-            if (call.getKind() == SqlKind.AS) {
-                return ((SqlIdentifier) call.operand(1)).getSimple();
-            }
-            if (call.getKind() == SqlKind.CAST) {
-                return name(call.operand(0));
-            }
-            if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
-                return function.getName().toLowerCase(Locale.ROOT);
-            }
+        if (!(item instanceof SqlCall call)) {
+            return Figured.NONE;
         }
-        return "?column?";
+        if (call.getKind() == SqlKind.AS) {
+            return new Figured(((SqlIdentifier) call.operand(1)).getSimple(), true);
+        }
+        if (call.getKind() == SqlKind.CAST) {
+            return orWeak(figure(call.operand(0)), typeName((SqlDataTypeSpec) call.operand(1)));
+        }
+        if (call.getOperator().getName().equals(UnconstrainedNumerics.FUNCTION_NAME)) {
+            return orWeak(figure(call.operand(0)), "numeric");
+        }
+        if (call instanceof SqlCase caseCall) {
+            return orWeak(caseCall.getElseOperand() == null ? Figured.NONE : figure(caseCall.getElseOperand()), "case");
+        }
+        if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
+            return new Figured(function.getName().toLowerCase(Locale.ROOT), true);
+        }
+        return Figured.NONE;
+    }
+
+    private static Figured orWeak(Figured inner, String weakName) {
+        return inner.strong() ? inner : new Figured(weakName, false);
+    }
+
+    private record Figured(String name, boolean strong) {
+        static final Figured NONE = new Figured("?column?", false);
+    }
+
+    /** PostgreSQL's internal name of a type as written: {@code integer} is int4, {@code double precision} float8. */
+    private static String typeName(SqlDataTypeSpec spec) {
+        String written = spec.getTypeNameSpec().getTypeName().getSimple().toLowerCase(Locale.ROOT);
+        return switch (written) {
+            case "int", "integer" -> "int4";
+            case "bigint" -> "int8";
+            case "smallint" -> "int2";
+            case "boolean" -> "bool";
+            case "real" -> "float4";
+            case "double", "float" -> "float8";
+            case "decimal" -> "numeric";
+            case "timestamp_with_local_time_zone" -> "timestamptz";
+            default -> written;
+        };
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.NumericTypmod;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.avatica.util.TimeUnit;
@@ -24,7 +25,7 @@ public final class CalciteTypes {
     public static RelDataType rowType(RowSchema schema, RelDataTypeFactory factory) {
         RelDataTypeFactory.Builder builder = factory.builder();
         for (Column column : schema.columns()) {
-            builder.add(column.name(), factory.createTypeWithNullability(type(column.type(), factory), column.nullable()));
+            builder.add(column.name(), factory.createTypeWithNullability(type(column, factory), column.nullable()));
         }
         return builder.build();
     }
@@ -43,6 +44,13 @@ public final class CalciteTypes {
         });
     }
 
+    /** A column's type; a numeric declared with a precision has it, a plain numeric is unconstrained. */
+    public static RelDataType type(Column column, RelDataTypeFactory factory) {
+        NumericTypmod numeric = column.numeric();
+        return numeric == null ? type(column.type(), factory)
+            : factory.createSqlType(SqlTypeName.DECIMAL, numeric.precision(), numeric.scale());
+    }
+
     public static RelDataType type(SqlType type, RelDataTypeFactory factory) {
         return switch (type) {
             case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
@@ -51,7 +59,7 @@ public final class CalciteTypes {
             case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
             case REAL -> factory.createSqlType(SqlTypeName.REAL);
             case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
-            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, 38, 10);
+            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL);
             case VARCHAR, JSONB -> factory.createSqlType(SqlTypeName.VARCHAR);
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case TIME -> factory.createSqlType(SqlTypeName.TIME);

@@ -20,7 +20,7 @@ public final class InvalidInputException extends IllegalArgumentException {
 
     private final Reason reason;
 
-    InvalidInputException(String message, Reason reason) {
+    public InvalidInputException(String message, Reason reason) {
         super(message);
         this.reason = reason;
     }

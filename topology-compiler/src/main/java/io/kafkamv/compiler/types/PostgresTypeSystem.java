@@ -26,6 +26,15 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
     /** PostgreSQL's limit on a declared numeric's precision and scale. */
     static final int MAX_NUMERIC_DIGITS = 1000;
 
+    /**
+     * Whether a numeric type has no declared scale: PostgreSQL's {@code numeric} without a typmod, whose values
+     * each keep their own digits. It is the numeric of the greatest precision, which a declared numeric
+     * ({@code numeric(1000, s)}) only has in theory; a sum or average of numerics has it too.
+     */
+    public static boolean isUnconstrained(RelDataType type) {
+        return type.getSqlTypeName() == SqlTypeName.DECIMAL && type.getPrecision() == MAX_NUMERIC_DIGITS;
+    }
+
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? MAX_NUMERIC_DIGITS : super.getMaxPrecision(typeName);
@@ -34,11 +43,13 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
     /**
      * {@code ::timestamp} keeps the fraction of a second, as PostgreSQL's does: Calcite's default precision
      * of times and timestamps is 0, which cut it. kafka-mv keeps milliseconds (PostgreSQL keeps microseconds).
+     * {@code numeric} without a precision is unconstrained ({@link #isUnconstrained}), not Calcite's decimal(19, 0).
      */
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
         return switch (typeName) {
             case TIME, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 3;
+            case DECIMAL -> MAX_NUMERIC_DIGITS;
             default -> super.getDefaultPrecision(typeName);
         };
     }

@@ -7,8 +7,8 @@ import java.util.stream.IntStream;
 
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.plan.CalcStep;
-import io.kafkamv.compiler.planner.CheckedIntegerArithmetic;
 import io.kafkamv.compiler.planner.QueryPlanner;
+import io.kafkamv.compiler.postgres.PostgresExpressions;
 import io.kafkamv.compiler.runtime.EvaluationErrors;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.connectors.schema.Column;
@@ -33,7 +33,8 @@ import org.apache.calcite.schema.SchemaPlus;
  * expressions compiled to bytecode by Calcite (Janino), so every function Calcite knows works, with
  * SQL's rules for nulls. Arithmetic is checked, as PostgreSQL's is: an integer that overflows is an
  * error, not a wrapped-around number. A row whose expression fails gets null there and the error goes
- * to {@link EvaluationErrors}. Thread-safe: the compiled code keeps no state between rows.
+ * to {@link EvaluationErrors}. PostgreSQL's rules for expressions come from {@link PostgresExpressions}, as a
+ * batch query's do. Thread-safe: the compiled code keeps no state between rows.
  */
 public final class CalcEvaluator {
 
@@ -65,7 +66,7 @@ public final class CalcEvaluator {
 
     public static CalcEvaluator of(CalcStep step, RowSchema inputSchema, EvaluationErrors errors) {
         QueryPlanner planner = new QueryPlanner(Map.of("input", inputSchema));
-        RelNode rel = planner.plan(step.sql()).accept(new CheckedIntegerArithmetic(planner.rexBuilder()));
+        RelNode rel = planner.plan(step.sql()).accept(new PostgresExpressions(planner.rexBuilder()));
         RexProgram program;
         if (rel instanceof Calc calc && calc.getInput() instanceof TableScan) {
             program = calc.getProgram();

@@ -1,4 +1,4 @@
-package io.kafkamv.compiler.planner;
+package io.kafkamv.compiler.postgres;
 
 import java.util.List;
 import java.util.Set;

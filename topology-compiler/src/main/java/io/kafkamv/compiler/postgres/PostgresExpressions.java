@@ -1,0 +1,32 @@
+package io.kafkamv.compiler.postgres;
+
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+
+/**
+ * PostgreSQL's rules for expressions, the one place views and batch queries both take them from: integer
+ * arithmetic that fails on overflow ({@link CheckedIntegerArithmetic}), numeric division with PostgreSQL's digits
+ * ({@link NumericDivision}) and numerics without a scale that keep each value's digits
+ * ({@link UnconstrainedNumerics}). Aggregates differ between the two paths: a view's accumulators sum and
+ * average as PostgreSQL does themselves, a batch query's aggregates are rewritten before Calcite runs them.
+ */
+public final class PostgresExpressions extends RexShuttle {
+
+    private final CheckedIntegerArithmetic checkedIntegers;
+    private final NumericDivision division;
+    private final UnconstrainedNumerics unconstrained;
+
+    public PostgresExpressions(RexBuilder rexBuilder) {
+        this.checkedIntegers = new CheckedIntegerArithmetic(rexBuilder);
+        this.division = new NumericDivision(rexBuilder);
+        this.unconstrained = new UnconstrainedNumerics(rexBuilder);
+    }
+
+    /** Each shuttle rewrites the whole call, its operands too, so the three are applied to the outermost call only. */
+    @Override
+    public RexNode visitCall(RexCall call) {
+        return call.accept(division).accept(unconstrained).accept(checkedIntegers);
+    }
+}
