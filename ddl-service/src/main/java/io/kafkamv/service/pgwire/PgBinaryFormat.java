@@ -24,7 +24,7 @@ final class PgBinaryFormat {
 
     static boolean supports(PgType type) {
         return switch (type) {
-            case BOOL, INT2, INT4, INT8, FLOAT4, FLOAT8, VARCHAR, BYTEA, DATE, TIMESTAMP, TIMESTAMPTZ, JSONB -> true;
+            case BOOL, INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC, VARCHAR, BYTEA, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, JSONB -> true;
             default -> false;
         };
     }
@@ -37,7 +37,10 @@ final class PgBinaryFormat {
             case INT8 -> ByteBuffer.allocate(8).putLong(((Number) value).longValue()).array();
             case FLOAT4 -> ByteBuffer.allocate(4).putFloat(((Number) value).floatValue()).array();
             case FLOAT8 -> ByteBuffer.allocate(8).putDouble(((Number) value).doubleValue()).array();
+            case NUMERIC -> PgBinaryNumeric.encode(value instanceof BigDecimal decimal ? decimal
+                : new BigDecimal(value.toString()));
             case BYTEA -> (byte[]) value;
+            case TIME -> ByteBuffer.allocate(8).putLong(((java.sql.Time) value).toLocalTime().toNanoOfDay() / 1000).array();
             case DATE -> ByteBuffer.allocate(4).putInt((int) (((java.sql.Date) value).toLocalDate().toEpochDay()
                 - POSTGRES_EPOCH_DAYS)).array();
             case TIMESTAMP, TIMESTAMPTZ -> {

@@ -8,9 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.statement.Session;
 import io.kafkamv.service.statement.StatementExecutor;
@@ -26,7 +28,20 @@ final class PgExtendedQuery {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgExtendedQuery.class);
 
-    private record Prepared(String sql, int[] parameterTypes) {
+    /**
+     * A parsed statement. Its parameter types are those the client declared; those it left unspecified (0) are
+     * inferred from the statement when it is described, as PostgreSQL does, and then bound with those types:
+     * asyncpg declares none and sends each parameter in the binary form of the described type.
+     */
+    private static final class Prepared {
+        private final String sql;
+        private int[] parameterTypes;
+        private boolean inferred;
+
+        private Prepared(String sql, int[] parameterTypes) {
+            this.sql = sql;
+            this.parameterTypes = parameterTypes;
+        }
     }
 
     private static final class Portal {
@@ -129,11 +144,11 @@ final class PgExtendedQuery {
             }
             boolean binary = parameterFormats.length == 1 ? parameterFormats[0] == 1
                 : parameterFormats.length > i && parameterFormats[i] == 1;
-            int typeOid = i < prepared.parameterTypes().length ? prepared.parameterTypes()[i] : 0;
+            int typeOid = i < prepared.parameterTypes.length ? prepared.parameterTypes[i] : 0;
             literals.add(PgParameters.literal(value, typeOid, binary));
         }
         short[] resultFormats = shorts(body);
-        portals.put(portalName, new Portal(PgParameters.substitute(prepared.sql(), literals), resultFormats));
+        portals.put(portalName, new Portal(PgParameters.substitute(prepared.sql, literals), resultFormats));
         out.bindComplete();
     }
 
@@ -145,8 +160,8 @@ final class PgExtendedQuery {
             if (prepared == null) {
                 throw SqlError.of(SqlState.PROTOCOL_VIOLATION, "prepared statement \"" + name + "\" does not exist");
             }
-            out.parameterDescription(prepared.parameterTypes());
-            var columns = executor.describe(session, prepared.sql());
+            out.parameterDescription(parameterTypes(prepared));
+            var columns = executor.describe(session, prepared.sql);
             if (columns.isEmpty()) {
                 out.noData();
             } else {
@@ -161,6 +176,28 @@ final class PgExtendedQuery {
         } else {
             out.noData();
         }
+    }
+
+    /** One type per parameter: the declared ones, and those left unspecified inferred from the statement. */
+    private int[] parameterTypes(Prepared prepared) {
+        if (prepared.inferred) {
+            return prepared.parameterTypes;
+        }
+        PgParameters.Placeholders placeholders = PgParameters.placeholders(prepared.sql);
+        int[] types = java.util.Arrays.copyOf(prepared.parameterTypes,
+            Math.max(prepared.parameterTypes.length, placeholders.count()));
+        boolean unspecified = java.util.Arrays.stream(types).anyMatch(type -> type == 0);
+        List<SqlType> inferred = unspecified ? executor.parameterTypes(session, placeholders.jdbcSql()) : List.of();
+        for (int i = 0; i < types.length; i++) {
+            if (types[i] == 0) {
+                int place = placeholders.indexes().indexOf(i + 1);
+                SqlType type = place >= 0 && place < inferred.size() ? inferred.get(place) : null;
+                types[i] = type == null ? PgType.TEXT_OID : PgType.of(type).oid();
+            }
+        }
+        prepared.parameterTypes = types;
+        prepared.inferred = true;
+        return types;
     }
 
     private void execute(ByteBuffer body, BackendMessages out, Notices notices) throws IOException {

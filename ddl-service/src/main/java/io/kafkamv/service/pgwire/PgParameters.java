@@ -2,8 +2,14 @@ package io.kafkamv.service.pgwire;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 
+import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 
@@ -22,6 +28,12 @@ final class PgParameters {
     private static final int FLOAT8 = 701;
     private static final int NUMERIC = 1700;
     private static final int BYTEA = 17;
+    private static final int DATE = 1082;
+    private static final int TIME = 1083;
+    private static final int TIMESTAMP = 1114;
+    private static final int TIMESTAMPTZ = 1184;
+    private static final int JSONB = 3802;
+    private static final LocalDateTime POSTGRES_EPOCH = LocalDateTime.of(2000, 1, 1, 0, 0);
 
     private PgParameters() {
     }
@@ -38,6 +50,7 @@ final class PgParameters {
         return switch (typeOid) {
             case INT2, INT4, INT8, OID, FLOAT4, FLOAT8, NUMERIC -> numeric(text);
             case BOOL -> text.startsWith("t") || text.equalsIgnoreCase("true") ? "TRUE" : "FALSE";
+            case BYTEA -> binaryString(bytea(text));
             default -> quote(text);
         };
     }
@@ -51,15 +64,27 @@ final class PgParameters {
             case FLOAT4 -> String.valueOf(buffer.getFloat());
             case FLOAT8 -> String.valueOf(buffer.getDouble());
             case BOOL -> value[0] != 0 ? "TRUE" : "FALSE";
-            case BYTEA -> {
-                StringBuilder hex = new StringBuilder("X'");
-                for (byte b : value) {
-                    hex.append(String.format("%02x", b));
-                }
-                yield hex.append('\'').toString();
-            }
+            case NUMERIC -> PgBinaryNumeric.decode(buffer).toPlainString();
+            case DATE -> quote(POSTGRES_EPOCH.toLocalDate().plusDays(buffer.getInt()).toString());
+            case TIME -> quote(LocalTime.ofNanoOfDay(buffer.getLong() * 1000).toString());
+            case TIMESTAMP -> quote(POSTGRES_EPOCH.plus(buffer.getLong(), ChronoUnit.MICROS).toString());
+            case TIMESTAMPTZ -> quote(POSTGRES_EPOCH.plus(buffer.getLong(), ChronoUnit.MICROS) + "Z");
+            case JSONB -> quote(new String(value, 1, value.length - 1, StandardCharsets.UTF_8));
+            case BYTEA -> binaryString(value);
             default -> quote(new String(value, StandardCharsets.UTF_8));
         };
+    }
+
+    private static byte[] bytea(String text) {
+        try {
+            return PostgresTextInput.bytea(text);
+        } catch (InvalidInputException e) {
+            throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, e.getMessage());
+        }
+    }
+
+    private static String binaryString(byte[] value) {
+        return "X'" + java.util.HexFormat.of().formatHex(value) + "'";
     }
 
     private static String numeric(String text) {
@@ -79,7 +104,38 @@ final class PgParameters {
      * parameter that was not bound is an error the client made, not a statement to run.
      */
     static String substitute(String sql, List<String> literals) {
-        StringBuilder out = new StringBuilder(sql.length() + 16 * literals.size());
+        return replace(sql, (index, position) -> {
+            if (index < 1 || index > literals.size()) {
+                throw SqlError.at(SqlState.PROTOCOL_VIOLATION, "there is no parameter $" + index, position, null);
+            }
+            return literals.get(index - 1);
+        });
+    }
+
+    /** A statement's parameters: which {@code $n} each place holds, in order, and the statement with a {@code ?} in each. */
+    record Placeholders(String jdbcSql, List<Integer> indexes) {
+        /** How many parameters the statement has: the greatest {@code $n}. */
+        int count() {
+            return indexes.stream().mapToInt(Integer::intValue).max().orElse(0);
+        }
+    }
+
+    static Placeholders placeholders(String sql) {
+        List<Integer> indexes = new ArrayList<>();
+        String jdbcSql = replace(sql, (index, position) -> {
+            indexes.add(index);
+            return "?";
+        });
+        return new Placeholders(jdbcSql, indexes);
+    }
+
+    /** What replaces {@code $index}, which starts at the 1-based {@code position} of the statement. */
+    private interface Replacement {
+        String of(int index, int position);
+    }
+
+    private static String replace(String sql, Replacement replacement) {
+        StringBuilder out = new StringBuilder(sql.length() + 16);
         int i = 0;
         while (i < sql.length()) {
             char c = sql.charAt(i);
@@ -97,11 +153,7 @@ final class PgParameters {
                 while (end < sql.length() && Character.isDigit(sql.charAt(end))) {
                     end++;
                 }
-                int index = Integer.parseInt(sql.substring(i + 1, end));
-                if (index < 1 || index > literals.size()) {
-                    throw SqlError.at(SqlState.PROTOCOL_VIOLATION, "there is no parameter $" + index, i + 1, null);
-                }
-                out.append(literals.get(index - 1));
+                out.append(replacement.of(Integer.parseInt(sql.substring(i + 1, end)), i + 1));
                 i = end;
             } else {
                 out.append(c);

@@ -130,6 +130,29 @@ public final class QueryEngine {
         }
     }
 
+    /**
+     * The types Calcite's validator gives the query's parameters ({@code ?}), one per parameter in order; null for
+     * one it cannot tell the type of. Empty when the query does not plan: its error is for when it runs.
+     */
+    public List<SqlType> parameterTypes(String sql) {
+        Hook.Closeable division = PostgresArithmetic.inThisThread();
+        try (java.sql.Connection connection = connect();
+             java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+            java.sql.ParameterMetaData parameters = statement.getParameterMetaData();
+            List<SqlType> types = new java.util.ArrayList<>();
+            for (int i = 1; i <= parameters.getParameterCount(); i++) {
+                int jdbcType = parameters.getParameterType(i);
+                types.add(jdbcType == Types.OTHER || jdbcType == Types.JAVA_OBJECT || jdbcType == Types.NULL
+                    ? null : sqlType(jdbcType));
+            }
+            return types;
+        } catch (SQLException | RuntimeException e) {
+            return List.of();
+        } finally {
+            division.close();
+        }
+    }
+
     /** The columns the query {@code sql}, parsed into {@code parsed}, would return, from Calcite's plan, without running it. */
     public List<ResultColumn> describe(SqlNode parsed, String sql) {
         List<String> names = ResultNames.of(parsed);

@@ -20,6 +20,9 @@ public enum PgType {
     BYTEA(17, -1),
     JSONB(3802, -1);
 
+    /** {@code text}: what a parameter is when nothing says what else it is, as in PostgreSQL. */
+    public static final int TEXT_OID = 25;
+
     private final int oid;
     private final int size;
 

@@ -1,7 +1,6 @@
 package io.kafkamv.service.statement;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -46,7 +45,7 @@ public final class JdbcValues {
                 case TIMESTAMP, TIMESTAMPTZ -> (value instanceof java.sql.Timestamp timestamp ? timestamp.toLocalDateTime()
                     : PostgresDatetimes.parse(value.toString(), type)).toInstant(ZoneOffset.UTC).toEpochMilli();
                 case INTERVAL -> number(value).longValue();
-                case BYTEA -> value instanceof byte[] bytes ? bytes : value.toString().getBytes(StandardCharsets.UTF_8);
+                case BYTEA -> value instanceof byte[] bytes ? bytes : PostgresTextInput.bytea(value.toString());
             };
         } catch (InvalidInputException e) {
             throw SqlError.of(switch (e.reason()) {

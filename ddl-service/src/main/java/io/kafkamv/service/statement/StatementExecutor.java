@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.Redaction;
 import io.kafkamv.compiler.parser.SqlAlterMaterializedView;
@@ -27,6 +28,7 @@ import io.kafkamv.compiler.parser.SqlWait;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.ObjectKind;
+import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlErrors;
 import io.kafkamv.service.error.SqlState;
@@ -183,6 +185,27 @@ public final class StatementExecutor {
         } catch (ExceptionInInitializerError e) {
             throw SqlErrors.fromRunning(e);
         }
+    }
+
+    /**
+     * The types of the parameters of {@code jdbcSql}, a statement with a {@code ?} in place of each of its
+     * parameters, one per {@code ?} in order; null where the statement does not say (see {@link ParameterTypes}).
+     */
+    public List<SqlType> parameterTypes(Session session, String jdbcSql) {
+        if (transactionTag(jdbcSql) != null) {
+            return List.of();
+        }
+        try {
+            return ParameterTypes.of(SqlStatementParser.parse(jdbcSql), context.queries(), this::tableOrNull);
+        } catch (CompileException | SqlError e) {
+            // The statement's error is the one Bind or Execute reports; a parameter it cannot type is text.
+            return List.of();
+        }
+    }
+
+    private Relation tableOrNull(String name) {
+        return context.catalog().entry(name).filter(CatalogEntry::visible).filter(entry -> entry.definition() != null
+            && entry.definition().has("schema")).map(CatalogService::relation).orElse(null);
     }
 
     /**

@@ -17,11 +17,22 @@ public final class PostgresAnswers {
     private PostgresAnswers() {
     }
 
+    /** The real PostgreSQL's JDBC URL. */
+    public static String url() {
+        return env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres");
+    }
+
+    public static String user() {
+        return env("KAFKA_MV_TEST_POSTGRES_USER", "postgres");
+    }
+
+    public static String password() {
+        return env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres");
+    }
+
     /** A session of the real PostgreSQL, at UTC, as every kafka-mv session is. */
     public static Connection postgres() throws SQLException {
-        Connection connection = DriverManager.getConnection(
-            env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
+        Connection connection = DriverManager.getConnection(url(), user(), password());
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET TIME ZONE 'UTC'");
         }

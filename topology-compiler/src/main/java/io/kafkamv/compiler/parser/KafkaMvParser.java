@@ -137,7 +137,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         private SqlNode cast(SqlCall call, SqlDataTypeSpec spec) {
             SqlType type = typeOf(spec);
             SqlNode operand = call.operand(0);
-            if (type != null && operand instanceof SqlCharStringLiteral literal) {
+            if (type == SqlType.BYTEA && operand instanceof SqlCharStringLiteral literal) {
+                operand = SqlLiteral.createBinaryString(bytea(literal), literal.getParserPosition());
+            } else if (type != null && operand instanceof SqlCharStringLiteral literal) {
                 operand = calciteText(literal, type).map(text -> (SqlNode) SqlLiteral.createCharString(text,
                     literal.getParserPosition())).orElse(operand);
             } else {
@@ -151,20 +153,32 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             return call;
         }
 
+        private byte[] bytea(SqlCharStringLiteral literal) {
+            try {
+                return PostgresTextInput.bytea(literal.getValueAs(String.class));
+            } catch (InvalidInputException e) {
+                throw invalid(literal, e);
+            }
+        }
+
         private Optional<String> calciteText(SqlCharStringLiteral literal, SqlType type) {
             try {
                 return PostgresTextInput.toCalcite(literal.getValueAs(String.class), type);
             } catch (InvalidInputException e) {
-                int position = sql == null ? 0 : CompileException.positionOf(sql, literal.getParserPosition());
-                CompileException.Category category = switch (e.reason()) {
-                    case SYNTAX -> CompileException.Category.INVALID_TEXT;
-                    case DATETIME_SYNTAX -> CompileException.Category.INVALID_DATETIME;
-                    case DATETIME_FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
-                    case OUT_OF_RANGE -> CompileException.Category.VALUE_OUT_OF_RANGE;
-                    case UNKNOWN_TIME_ZONE -> CompileException.Category.INVALID_OPTION;
-                };
-                throw new CompileException(category, e.getMessage(), position, null);
+                throw invalid(literal, e);
             }
+        }
+
+        private CompileException invalid(SqlCharStringLiteral literal, InvalidInputException e) {
+            int position = sql == null ? 0 : CompileException.positionOf(sql, literal.getParserPosition());
+            CompileException.Category category = switch (e.reason()) {
+                case SYNTAX -> CompileException.Category.INVALID_TEXT;
+                case DATETIME_SYNTAX -> CompileException.Category.INVALID_DATETIME;
+                case DATETIME_FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
+                case OUT_OF_RANGE -> CompileException.Category.VALUE_OUT_OF_RANGE;
+                case UNKNOWN_TIME_ZONE -> CompileException.Category.INVALID_OPTION;
+            };
+            return new CompileException(category, e.getMessage(), position, null);
         }
 
         private static SqlType typeOf(SqlDataTypeSpec spec) {

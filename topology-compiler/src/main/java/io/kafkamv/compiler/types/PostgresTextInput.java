@@ -55,6 +55,40 @@ public final class PostgresTextInput {
         };
     }
 
+    /**
+     * PostgreSQL's bytea input: hex ({@code \\x0102}, what clients send) or the escape form, where {@code \\\\} is a
+     * backslash and {@code \\ooo} an octal byte; any other character is its own byte.
+     */
+    public static byte[] bytea(String text) {
+        if (text.startsWith("\\x")) {
+            String hex = text.substring(2).replaceAll("\\s", "");
+            if (hex.length() % 2 != 0 || !hex.matches("[0-9a-fA-F]*")) {
+                throw new InvalidInputException("invalid hexadecimal data: \"" + text + "\"", InvalidInputException.Reason.SYNTAX);
+            }
+            return java.util.HexFormat.of().parseHex(hex);
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        byte[] raw = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] != '\\') {
+                bytes.write(raw[i]);
+            } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
+                bytes.write('\\');
+                i++;
+            } else if (i + 3 < raw.length && isOctal(raw[i + 1]) && isOctal(raw[i + 2]) && isOctal(raw[i + 3])) {
+                bytes.write((raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0'));
+                i += 3;
+            } else {
+                throw new InvalidInputException("invalid input syntax for type bytea", InvalidInputException.Reason.SYNTAX);
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static boolean isOctal(byte b) {
+        return b >= '0' && b <= '7';
+    }
+
     /** PostgreSQL's booleans: true, yes, on, 1 and false, no, off, 0, or a prefix that says which. */
     public static boolean bool(String text) {
         String value = text.trim().toLowerCase(Locale.ROOT);

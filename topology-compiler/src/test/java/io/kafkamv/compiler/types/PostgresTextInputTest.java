@@ -45,4 +45,14 @@ class PostgresTextInputTest {
             .hasMessage("invalid input syntax for type json");
         assertThat(PostgresTextInput.toCalcite("anything", SqlType.VARCHAR)).isEmpty();
     }
+
+    @Test
+    void byteaIsReadInHexAndInEscapeForm() {
+        assertThat(PostgresTextInput.bytea("\\x0102ff")).containsExactly(1, 2, 255);
+        assertThat(PostgresTextInput.bytea("ab\\\\c\\001")).containsExactly('a', 'b', '\\', 'c', 1);
+        assertThatThrownBy(() -> PostgresTextInput.bytea("\\x012"))
+            .isInstanceOf(InvalidInputException.class).hasMessage("invalid hexadecimal data: \"\\x012\"");
+        assertThatThrownBy(() -> PostgresTextInput.bytea("a\\9"))
+            .isInstanceOf(InvalidInputException.class).hasMessage("invalid input syntax for type bytea");
+    }
 }

@@ -1,0 +1,103 @@
+"""What users of Python's PostgreSQL clients do, run against kafka-mv by PythonClientsIT.
+
+Usage: python_clients.py <client> <port> [<user> <password> <database>]. Prints one line per check, "<check>\t<repr of the result>", and
+exits 0. PythonClientsIT runs it against kafka-mv and against the real PostgreSQL and compares the lines. A check that fails prints "<check>\tERROR <type>: <message>" instead. The table each client
+creates is its own, so the clients can run in any order.
+"""
+import asyncio
+import datetime
+import decimal
+import sys
+
+CLIENT, PORT = sys.argv[1], int(sys.argv[2])
+USER, PASSWORD, DATABASE = sys.argv[3:6] if len(sys.argv) == 6 else ("root", "", "dev")
+ROWS = [
+    (1, "ann", decimal.Decimal("1.50"), datetime.datetime(2026, 1, 1, 0, 1, 30, 500000), b"\x01\x02", True),
+    (2, None, None, None, None, None),
+]
+
+
+def check(name, action):
+    try:
+        result = action()
+    except Exception as error:  # a check that fails is reported, the others still run
+        result = "ERROR %s: %s" % (type(error).__name__, str(error).strip().splitlines()[0])
+    print("%s\t%r" % (name, result), flush=True)
+
+
+def create_table(cursor, table):
+    cursor.execute("DROP TABLE IF EXISTS %s" % table)
+    cursor.execute("CREATE TABLE %s (id INT PRIMARY KEY, name TEXT, price NUMERIC(10,2), at TIMESTAMP, "
+                   "raw BYTEA, ok BOOLEAN)" % table)
+
+
+def psycopg2_client():
+    import psycopg2
+    connection = psycopg2.connect(host="localhost", port=PORT, user=USER, password=PASSWORD, dbname=DATABASE)
+    connection.autocommit = True
+    cursor = connection.cursor()
+    create_table(cursor, "py_psycopg2")
+    for row in ROWS:
+        cursor.execute("INSERT INTO py_psycopg2 VALUES (%s, %s, %s, %s, %s, %s)", row)
+
+    def select():
+        cursor.execute("SELECT id, name, price, at, raw, ok FROM py_psycopg2 ORDER BY id")
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in cursor.fetchall()]
+    check("select", select)
+
+    def parameters():
+        cursor.execute("SELECT name FROM py_psycopg2 WHERE id = %s AND price > %s", (1, decimal.Decimal("1.25")))
+        return cursor.fetchall()
+    check("parameters", parameters)
+
+
+def psycopg3_client(binary):
+    import psycopg
+    with psycopg.connect(host="localhost", port=PORT, user=USER, password=PASSWORD, dbname=DATABASE, autocommit=True) as connection:
+        table = "py_psycopg3_" + ("binary" if binary else "text")
+        cursor = connection.cursor(binary=binary)
+        create_table(cursor, table)
+        for row in ROWS:
+            cursor.execute("INSERT INTO %s VALUES (%%s, %%s, %%s, %%s, %%s, %%s)" % table, row)
+
+        def select():
+            cursor.execute("SELECT id, name, price, at, raw, ok FROM %s WHERE id = %%s" % table, (1,))
+            return cursor.fetchall()
+        check("select", select)
+
+        def prepared():
+            rows = []
+            for key in (1, 2, 1, 2, 1, 2):  # psycopg prepares a statement on its fifth run
+                cursor.execute("SELECT id, price FROM %s WHERE id = %%s" % table, (key,))
+                rows.append(cursor.fetchone())
+            return rows
+        check("prepared", prepared)
+
+
+def asyncpg_client():
+    import asyncpg
+
+    async def run():
+        connection = await asyncpg.connect(host="localhost", port=PORT, user=USER, password=PASSWORD, database=DATABASE)
+        try:
+            await connection.execute("DROP TABLE IF EXISTS py_asyncpg")
+            await connection.execute("CREATE TABLE py_asyncpg (id INT PRIMARY KEY, name TEXT, price NUMERIC(10,2), "
+                                     "at TIMESTAMP, raw BYTEA, ok BOOLEAN)")
+            for row in ROWS:
+                await connection.execute("INSERT INTO py_asyncpg VALUES ($1, $2, $3, $4, $5, $6)", *row)
+            fetched = await connection.fetch("SELECT id, name, price, at, raw, ok FROM py_asyncpg WHERE id = $1", 1)
+            value = await connection.fetchval("SELECT count(*) FROM py_asyncpg WHERE price > $1", decimal.Decimal("1"))
+            return [tuple(record) for record in fetched], value
+        finally:
+            await connection.close()
+    check("fetch", lambda: asyncio.run(run()))
+
+
+CLIENTS = {
+    "psycopg2": psycopg2_client,
+    "psycopg3-text": lambda: psycopg3_client(False),
+    "psycopg3-binary": lambda: psycopg3_client(True),
+    "asyncpg": asyncpg_client,
+}
+
+CLIENTS[CLIENT]()
