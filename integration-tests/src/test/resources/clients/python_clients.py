@@ -50,6 +50,19 @@ def psycopg2_client():
         return cursor.fetchall()
     check("parameters", parameters)
 
+    def named_cursor():
+        # A named cursor is a server-side cursor: DECLARE, then FETCH FORWARD itersize at a time, in a transaction.
+        session = psycopg2.connect(host="localhost", port=PORT, user=USER, password=PASSWORD, dbname=DATABASE)
+        try:
+            rows = session.cursor(name="by_id")
+            rows.itersize = 1
+            rows.execute("SELECT id, name FROM py_psycopg2 ORDER BY id")
+            return [row for row in rows]
+        finally:
+            session.rollback()
+            session.close()
+    check("named cursor", named_cursor)
+
 
 def psycopg3_client(binary):
     import psycopg

@@ -31,6 +31,7 @@ public final class Session {
     private final TableWriter writer;
     private final Map<String, String> variables = new TreeMap<>(DEFAULTS);
     private final AtomicReference<QueryEngine.Cancellable> running = new AtomicReference<>();
+    private final Cursors cursors = new Cursors();
     private volatile boolean cancelRequested;
 
     Session(String user, String database, TableWriter writer) {
@@ -45,6 +46,10 @@ public final class Session {
 
     public String database() {
         return database;
+    }
+
+    Cursors cursors() {
+        return cursors;
     }
 
     /** Where this session's INSERT, UPDATE and DELETE go. */

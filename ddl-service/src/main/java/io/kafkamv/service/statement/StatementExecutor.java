@@ -88,8 +88,20 @@ public final class StatementExecutor {
         String transactionTag = transactionTag(text);
         if (transactionTag != null) {
             // Views are kept up to date continuously; there is no transaction to open or commit.
-            // Clients such as pgjdbc with autocommit off send these anyway: accept them.
+            // Clients such as pgjdbc with autocommit off send these anyway: accept them. A transaction
+            // block only bounds the life of its cursors.
+            if (transactionTag.equals("BEGIN")) {
+                session.cursors().beginTransaction();
+            } else {
+                session.cursors().endTransaction();
+            }
             return new StatementResult.Command(transactionTag);
+        }
+        if (Cursors.handles(text)) {
+            return measured(text, kind -> {
+                kind.name = "cursor";
+                return session.cursors().run(text, query -> execute(session, query, notices));
+            });
         }
         if (PsqlCatalog.isCatalogQuery(text)) {
             try {
