@@ -63,6 +63,15 @@ def psycopg2_client():
             session.close()
     check("named cursor", named_cursor)
 
+    def copy_csv():
+        import io
+        cursor.copy_expert("COPY py_psycopg2 (id, name, price) FROM STDIN WITH CSV",
+                           io.StringIO('3,"bob, jr",1.25\n4,,\n'))
+        out = io.StringIO()
+        cursor.copy_expert("COPY (SELECT id, name, price FROM py_psycopg2 WHERE id > 2 ORDER BY id) TO STDOUT", out)
+        return cursor.rowcount, out.getvalue()
+    check("copy csv in, text out", copy_csv)
+
 
 def psycopg3_client(binary):
     import psycopg
@@ -85,6 +94,20 @@ def psycopg3_client(binary):
                 rows.append(cursor.fetchone())
             return rows
         check("prepared", prepared)
+
+        def copy_in():
+            with cursor.copy("COPY %s (id, name, price, at) FROM STDIN" % table) as copy:
+                copy.write_row((10, "tab\there", decimal.Decimal("2.5"), datetime.datetime(2026, 2, 3, 4, 5, 6)))
+                copy.write_row((11, None, None, None))
+            cursor.execute("SELECT id, name, price, at FROM %s WHERE id >= 10 ORDER BY id" % table)
+            return cursor.fetchall()
+        check("copy in", copy_in)
+
+        def copy_out():
+            query = "SELECT id, name, price, at FROM %s ORDER BY id" % table
+            with cursor.copy("COPY (%s) TO STDOUT WITH (FORMAT csv, HEADER)" % query) as copy:
+                return b"".join(bytes(chunk) for chunk in copy).decode()
+        check("copy out", copy_out)
 
 
 def asyncpg_client():

@@ -15,17 +15,20 @@ public final class SqlError extends RuntimeException {
     private final int position;
     private final String hint;
     private final String detail;
+    private final String context;
 
-    private SqlError(SqlState state, String message, int position, String hint, String detail, Throwable cause) {
+    private SqlError(SqlState state, String message, int position, String hint, String detail, String context,
+                     Throwable cause) {
         super(message, cause);
         this.state = state;
         this.position = position;
         this.hint = hint;
         this.detail = detail;
+        this.context = context;
     }
 
     private SqlError(SqlState state, String message, int position, String hint, Throwable cause) {
-        this(state, message, position, hint, null, cause);
+        this(state, message, position, hint, null, null, cause);
     }
 
     public static SqlError of(SqlState state, String message) {
@@ -60,7 +63,17 @@ public final class SqlError extends RuntimeException {
 
     /** The same error with a detail. */
     public SqlError withDetail(String text) {
-        return new SqlError(state, getMessage(), position, hint, text, getCause());
+        return new SqlError(state, getMessage(), position, hint, text, context, getCause());
+    }
+
+    /** Where the error happened, as PostgreSQL's CONTEXT says it: {@code COPY t, line 3, column id: "x"}. */
+    public Optional<String> context() {
+        return Optional.ofNullable(context);
+    }
+
+    /** The same error with where it happened. */
+    public SqlError withContext(String text) {
+        return new SqlError(state, getMessage(), position, hint, detail, text, getCause());
     }
 
     /** The same error placed in a longer text that starts {@code offset} characters earlier. */
@@ -68,6 +81,6 @@ public final class SqlError extends RuntimeException {
         if (position == 0 || offset == 0) {
             return this;
         }
-        return new SqlError(state, getMessage(), position + offset, hint, detail, getCause());
+        return new SqlError(state, getMessage(), position + offset, hint, detail, context, getCause());
     }
 }

@@ -126,6 +126,25 @@ final class BackendMessages {
         return format == 1 && PgBinaryFormat.supports(type);
     }
 
+    /** CopyInResponse or CopyOutResponse: the copy is in text form, every column too. */
+    void copyResponse(char type, int columnCount) throws IOException {
+        bodyOut.writeByte(0);
+        bodyOut.writeShort(columnCount);
+        for (int i = 0; i < columnCount; i++) {
+            bodyOut.writeShort(0);
+        }
+        send(type);
+    }
+
+    void copyData(byte[] data) throws IOException {
+        bodyOut.write(data);
+        send('d');
+    }
+
+    void copyDone() throws IOException {
+        send('c');
+    }
+
     void parseComplete() throws IOException {
         send('1');
     }
@@ -172,6 +191,9 @@ final class BackendMessages {
         }
         if (error.hint().isPresent()) {
             field('H', error.hint().get());
+        }
+        if (error.context().isPresent()) {
+            field('W', error.context().get());
         }
         bodyOut.writeByte(0);
         send('E');

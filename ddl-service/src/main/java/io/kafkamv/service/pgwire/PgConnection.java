@@ -2,6 +2,8 @@ package io.kafkamv.service.pgwire;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import io.kafkamv.compiler.functions.SystemFunctions;
@@ -9,6 +11,7 @@ import io.kafkamv.compiler.parser.Redaction;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
+import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.statement.ScriptRunner;
 import io.kafkamv.service.statement.Session;
@@ -74,6 +77,7 @@ final class PgConnection implements Runnable {
             }
             session = executor.openSession(user,
                 parameters.getOrDefault("database", "dev"));
+            session.streamCopyData();
             key = registry.register(session);
             greet(out, parameters, key);
             serve(in, out);
@@ -176,7 +180,10 @@ final class PgConnection implements Runnable {
                 continue;
             }
             switch (message.type()) {
-                case 'Q' -> simpleQuery(FrontendMessages.cstring(message.body()), out);
+                case 'Q' -> simpleQuery(FrontendMessages.cstring(message.body()), in, out);
+                case 'd', 'c', 'f' -> {
+                    // The rest of a COPY's data after it failed: PostgreSQL ignores it too.
+                }
                 case 'X' -> {
                     return;
                 }
@@ -203,7 +210,7 @@ final class PgConnection implements Runnable {
     }
 
     /** Runs each statement in turn; the first error ends the query string, as in PostgreSQL. */
-    private void simpleQuery(String query, BackendMessages out) throws IOException {
+    private void simpleQuery(String query, FrontendMessages in, BackendMessages out) throws IOException {
         ScriptRunner.Run run = scripts.start(session, query);
         if (run.isEmpty()) {
             out.emptyQueryResponse();
@@ -219,6 +226,14 @@ final class PgConnection implements Runnable {
             }
             if (outcome instanceof ScriptRunner.Failed failed) {
                 out.errorResponse(failed.error());
+            } else if (outcome instanceof ScriptRunner.Completed completed
+                && completed.result() instanceof StatementResult.CopyIn copyIn) {
+                if (!copyIn(copyIn, in, out)) {
+                    break;
+                }
+            } else if (outcome instanceof ScriptRunner.Completed completed
+                && completed.result() instanceof StatementResult.CopyOut copyOut) {
+                copyOut(copyOut, out);
             } else if (outcome instanceof ScriptRunner.Completed completed) {
                 if (completed.result() instanceof StatementResult.Rows rows) {
                     out.rowDescription(rows.columns());
@@ -231,5 +246,75 @@ final class PgConnection implements Runnable {
         }
         out.readyForQuery('I');
         out.flush();
+    }
+
+    /**
+     * Reads the client's COPY data into the sink until CopyDone, then completes with the count; returns false when
+     * the copy failed (the client's CopyFail, or a row that cannot be read), which ends the query string.
+     */
+    private boolean copyIn(StatementResult.CopyIn copy, FrontendMessages in, BackendMessages out) throws IOException {
+        out.copyResponse('G', copy.columnCount());
+        out.flush();
+        FrontendMessages.Message message;
+        SqlError failure = null;
+        while ((message = in.read()) != null) {
+            char type = message.type();
+            if (type == 'd' && failure == null) {
+                byte[] chunk = new byte[message.body().remaining()];
+                message.body().get(chunk);
+                try {
+                    copy.sink().accept(chunk);
+                } catch (SqlError error) {
+                    // PostgreSQL reports at once, and ignores the data the client still sends.
+                    out.errorResponse(error);
+                    out.flush();
+                    failure = error;
+                }
+            } else if (type == 'c') {
+                if (failure != null) {
+                    return false;
+                }
+                try {
+                    out.commandComplete("COPY " + copy.sink().finish());
+                    return true;
+                } catch (SqlError error) {
+                    out.errorResponse(error);
+                    return false;
+                }
+            } else if (type == 'f') {
+                if (failure == null) {
+                    out.errorResponse(SqlError.of(SqlState.QUERY_CANCELED, "COPY from stdin failed: "
+                        + FrontendMessages.cstring(message.body())));
+                }
+                return false;
+            } else if (type == 'H' || type == 'S') {
+                // Flush and Sync may come in copy mode; they mean nothing here.
+                continue;
+            } else if (type != 'd') {
+                out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION,
+                    "unexpected message type '" + type + "' during COPY from stdin"));
+                return false;
+            }
+        }
+        throw new java.io.EOFException("the client left during COPY from stdin");
+    }
+
+    private static void copyOut(StatementResult.CopyOut copy, BackendMessages out) throws IOException {
+        StatementResult.Rows rows = copy.rows();
+        out.copyResponse('H', rows.columns().size());
+        if (copy.format().header()) {
+            out.copyData(copy.format().line(rows.columns().stream().map(ResultColumn::name).toList())
+                .getBytes(StandardCharsets.UTF_8));
+        }
+        for (List<Object> row : rows.rows()) {
+            List<String> fields = new java.util.ArrayList<>(row.size());
+            for (int i = 0; i < row.size(); i++) {
+                Object value = row.get(i);
+                fields.add(value == null ? null : PgTextFormat.format(value, rows.columns().get(i).type()));
+            }
+            out.copyData(copy.format().line(fields).getBytes(StandardCharsets.UTF_8));
+        }
+        out.copyDone();
+        out.commandComplete(copy.commandTag());
     }
 }

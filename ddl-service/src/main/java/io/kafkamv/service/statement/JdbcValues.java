@@ -60,7 +60,7 @@ public final class JdbcValues {
                 throw error;
             }
             throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION,
-                "invalid input for column \"" + column.name() + "\" of type " + type.postgresName() + ": \"" + value + "\"");
+                "invalid input syntax for type " + type.postgresName() + ": \"" + value + "\"");
         }
     }
 

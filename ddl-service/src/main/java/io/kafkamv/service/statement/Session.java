@@ -32,6 +32,7 @@ public final class Session {
     private final Map<String, String> variables = new TreeMap<>(DEFAULTS);
     private final AtomicReference<QueryEngine.Cancellable> running = new AtomicReference<>();
     private final Cursors cursors = new Cursors();
+    private volatile boolean streamsCopyData;
     private volatile boolean cancelRequested;
 
     Session(String user, String database, TableWriter writer) {
@@ -50,6 +51,16 @@ public final class Session {
 
     Cursors cursors() {
         return cursors;
+    }
+
+    /** Whether this session's door carries COPY data: the PostgreSQL protocol does, REST does not. */
+    public boolean streamsCopyData() {
+        return streamsCopyData;
+    }
+
+    /** Said by the PostgreSQL endpoint of its sessions. */
+    public void streamCopyData() {
+        streamsCopyData = true;
     }
 
     /** Where this session's INSERT, UPDATE and DELETE go. */

@@ -97,6 +97,12 @@ public final class StatementExecutor {
             }
             return new StatementResult.Command(transactionTag);
         }
+        if (CopyStatement.handles(text)) {
+            return measured(text, kind -> {
+                kind.name = "copy";
+                return copy(session, CopyStatement.parse(text), text, notices);
+            });
+        }
         if (Cursors.handles(text)) {
             return measured(text, kind -> {
                 kind.name = "cursor";
@@ -213,6 +219,27 @@ public final class StatementExecutor {
             // The statement's error is the one Bind or Execute reports; a parameter it cannot type is text.
             return List.of();
         }
+    }
+
+    private StatementResult copy(Session session, CopyStatement copy, String text, Notices notices) {
+        if (!session.streamsCopyData()) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "COPY needs the PostgreSQL protocol, which carries its data")
+                .withDetail("Use INSERT here, or COPY through psql or a PostgreSQL driver.");
+        }
+        if (copy.from()) {
+            return writes.copyFrom(session, copy, text);
+        }
+        String query = copy.query() != null ? copy.query() : "SELECT " + (copy.columns().isEmpty() ? "*"
+            : String.join(", ", copy.columns().stream().map(StatementExecutor::quoted).toList()))
+            + " FROM " + quoted(copy.table());
+        if (!(execute(session, query, notices) instanceof StatementResult.Rows rows)) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "COPY (query) TO needs a query that returns rows");
+        }
+        return new StatementResult.CopyOut(rows, copy.format());
+    }
+
+    private static String quoted(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     private Relation tableOrNull(String name) {

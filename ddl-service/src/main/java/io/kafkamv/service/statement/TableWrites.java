@@ -26,6 +26,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 /** INSERT, UPDATE and DELETE: writes to tables, through the session's writer (its own, or a background statement's transaction). */
 final class TableWrites {
@@ -85,6 +86,91 @@ final class TableWrites {
         }
         long count = batch.complete();
         return new StatementResult.Command("INSERT 0 " + count);
+    }
+
+    /**
+     * {@code COPY table [(columns)] FROM STDIN}: the client's data, row by row as it arrives, written as INSERT
+     * writes its rows. A row that cannot be read fails the COPY with PostgreSQL's error and its line and column.
+     */
+    StatementResult copyFrom(Session session, CopyStatement copy, String text) {
+        Relation table = writableTable(copy.table(), null, text);
+        SqlNodeList names = new SqlNodeList(SqlParserPos.ZERO);
+        copy.columns().forEach(name -> names.add(new SqlIdentifier(name, SqlParserPos.ZERO)));
+        List<Column> targets = targetColumns(table, names);
+        List<Column> columns = table.schema().columns();
+        int[] positions = targets.stream().mapToInt(columns::indexOf).toArray();
+        TableWriter.Batch batch = session.writer().batch(table);
+        CopyFormat.Decoder decoder = copy.format().decoder();
+        return new StatementResult.CopyIn(targets.size(), new StatementResult.CopySink() {
+            private final Utf8Lines lines = new Utf8Lines();
+
+            @Override
+            public void accept(byte[] chunk) {
+                decoder.feed(lines.decode(chunk)).forEach(this::write);
+            }
+
+            @Override
+            public long finish() {
+                decoder.feed(lines.rest()).forEach(this::write);
+                decoder.finish().forEach(this::write);
+                return batch.complete();
+            }
+
+            private void write(CopyFormat.Row row) {
+                List<String> fields = row.fields();
+                String where = "COPY " + table.name() + ", line " + row.line();
+                if (fields.size() > targets.size()) {
+                    throw SqlError.of(SqlState.BAD_COPY_FILE_FORMAT, "extra data after last expected column")
+                        .withContext(where + ": \"" + row.text() + "\"");
+                }
+                if (fields.size() < targets.size()) {
+                    throw SqlError.of(SqlState.BAD_COPY_FILE_FORMAT, "missing data for column \""
+                        + targets.get(fields.size()).name() + "\"").withContext(where + ": \"" + row.text() + "\"");
+                }
+                Object[] tableRow = new Object[columns.size()];
+                for (int i = 0; i < positions.length; i++) {
+                    try {
+                        tableRow[positions[i]] = JdbcValues.toColumn(fields.get(i), columns.get(positions[i]));
+                    } catch (SqlError error) {
+                        throw error.withContext(where + ", column " + targets.get(i).name() + ": "
+                            + (fields.get(i) == null ? "null input" : "\"" + fields.get(i) + "\""));
+                    }
+                }
+                for (int i = 0; i < tableRow.length; i++) {
+                    if (tableRow[i] == null && !columns.get(i).nullable()) {
+                        try {
+                            JdbcValues.toColumn(null, columns.get(i));
+                        } catch (SqlError error) {
+                            throw error.withContext(where + ": \"" + row.text() + "\"");
+                        }
+                    }
+                }
+                batch.upsert(tableRow);
+            }
+        });
+    }
+
+    /** Text from bytes that arrive in pieces: only whole lines are decoded, so no character is cut in two. */
+    private static final class Utf8Lines {
+        private byte[] rest = new byte[0];
+
+        String decode(byte[] chunk) {
+            byte[] all = new byte[rest.length + chunk.length];
+            System.arraycopy(rest, 0, all, 0, rest.length);
+            System.arraycopy(chunk, 0, all, rest.length, chunk.length);
+            int end = all.length;
+            while (end > 0 && all[end - 1] != '\n') {
+                end--;
+            }
+            rest = java.util.Arrays.copyOfRange(all, end, all.length);
+            return new String(all, 0, end, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        String rest() {
+            String text = new String(rest, java.nio.charset.StandardCharsets.UTF_8);
+            rest = new byte[0];
+            return text;
+        }
     }
 
     /**
@@ -152,7 +238,7 @@ final class TableWrites {
     private Relation writableTable(String name, SqlNode target, String text) {
         CatalogEntry entry = context.catalog().entry(name).filter(CatalogEntry::visible)
             .orElseThrow(() -> SqlError.at(SqlState.UNDEFINED_TABLE, "relation \"" + name + "\" does not exist",
-                CompileException.positionOf(text, target.getParserPosition()), null));
+                target == null ? 0 : CompileException.positionOf(text, target.getParserPosition()), null));
         if (entry.kind() != ObjectKind.TABLE) {
             throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "cannot change " + entry.kind().name()
                 .toLowerCase(Locale.ROOT).replace('_', ' ') + " \"" + name + "\": only tables take writes");

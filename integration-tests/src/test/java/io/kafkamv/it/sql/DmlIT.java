@@ -2,12 +2,15 @@ package io.kafkamv.it.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** INSERT, UPDATE and DELETE through psql, and views that follow them. */
 class DmlIT {
@@ -58,5 +61,33 @@ class DmlIT {
         assertThat(psql.run("DELETE FROM log").stderr()).contains("needs a table with a primary key");
         assertThat(psql.run("INSERT INTO nope VALUES (1)").stderr()).contains("relation \"nope\" does not exist");
         assertThat(psql.value("SELECT count(*) FROM n")).isEqualTo("0");
+    }
+
+    /** psql's COPY ... FROM STDIN with its data inline, as a dump or a load script has it, and COPY TO STDOUT. */
+    @Test
+    void copyLoadsRowsAndSaysWhichLineIsBad(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("load.sql");
+        Files.writeString(script, String.join("\n",
+            "CREATE TABLE loaded (id INT PRIMARY KEY, name TEXT, price NUMERIC(10,2), ok BOOLEAN);",
+            "COPY loaded FROM STDIN;",
+            "1\tann\t1.5\tt",
+            "2\t\\N\t\\N\t\\N",
+            "\\.",
+            "COPY loaded (id, name) FROM STDIN WITH (FORMAT csv, HEADER);",
+            "id,name",
+            "3,\"quoted, \"\"comma\"\"\"",
+            "\\.",
+            "COPY (SELECT id, name, price, ok FROM loaded ORDER BY id) TO STDOUT WITH CSV;",
+            "COPY loaded FROM STDIN WITH (FORMAT csv);",
+            "4,dee,2.5,true",
+            "5,eve,lots,false",
+            "\\.",
+            ""));
+        Psql.Result result = SERVICE.psql().session(List.of(), "-A", "-t", "-f", script.toString());
+
+        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE_TABLE", "COPY 2", "COPY 1",
+            "1,ann,1.50,t", "2,,,", "3,\"quoted, \"\"comma\"\"\",,", ""));
+        assertThat(result.stderr()).contains("ERROR:  invalid input syntax for type numeric: \"lots\"")
+            .contains("CONTEXT:  COPY loaded, line 2, column price: \"lots\"");
     }
 }
