@@ -7,7 +7,10 @@ creates is its own, so the clients can run in any order.
 import asyncio
 import datetime
 import decimal
+import os
 import sys
+
+os.environ.setdefault("SQLALCHEMY_SILENCE_UBER_WARNING", "1")
 
 CLIENT, PORT = sys.argv[1], int(sys.argv[2])
 USER, PASSWORD, DATABASE = sys.argv[3:6] if len(sys.argv) == 6 else ("root", "", "dev")
@@ -129,11 +132,39 @@ def asyncpg_client():
     check("fetch", lambda: asyncio.run(run()))
 
 
+def sqlalchemy_client():
+    import sqlalchemy as sa
+    engine = sa.create_engine("postgresql+psycopg2://%s:%s@localhost:%d/%s" % (USER, PASSWORD, PORT, DATABASE))
+    with engine.connect() as connection:
+        connection.execute(sa.text("DROP TABLE IF EXISTS py_sqlalchemy"))
+        connection.execute(sa.text("CREATE TABLE py_sqlalchemy (id INT PRIMARY KEY, name VARCHAR, "
+                                   "price NUMERIC(10,2), at TIMESTAMP NOT NULL)"))
+
+    def inspect():
+        inspector = sa.inspect(engine)
+        return "py_sqlalchemy" in inspector.get_table_names(), inspector.has_table("py_sqlalchemy"), \
+            inspector.has_table("no_such_table"), inspector.get_pk_constraint("py_sqlalchemy")["constrained_columns"]
+    check("inspector", inspect)
+
+    table = sa.Table("py_sqlalchemy", sa.MetaData(), autoload_with=engine)
+    check("reflection", lambda: [(c.name, str(c.type), c.nullable, c.primary_key) for c in table.columns])
+
+    def core():
+        with engine.connect() as connection:
+            connection.execute(table.insert(), [
+                {"id": 1, "name": "ann", "price": decimal.Decimal("2.5"), "at": datetime.datetime(2026, 3, 1, 12)},
+                {"id": 2, "name": None, "price": None, "at": datetime.datetime(2026, 3, 2)}])
+            query = sa.select(table.c.id, table.c.name, table.c.price).where(table.c.at > datetime.datetime(2026, 1, 1))
+            return connection.execute(query.order_by(table.c.id)).fetchall()
+    check("core", core)
+
+
 CLIENTS = {
     "psycopg2": psycopg2_client,
     "psycopg3-text": lambda: psycopg3_client(False),
     "psycopg3-binary": lambda: psycopg3_client(True),
     "asyncpg": asyncpg_client,
+    "sqlalchemy": sqlalchemy_client,
 }
 
 CLIENTS[CLIENT]()

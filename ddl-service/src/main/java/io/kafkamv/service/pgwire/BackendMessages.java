@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.kafkamv.compiler.types.PostgresTextOutput;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.result.ResultColumn;
@@ -107,7 +108,7 @@ final class BackendMessages {
             } else if (columns != null && binary(formats, i, PgType.of(columns.get(i).type()))) {
                 bytes = PgBinaryFormat.encode(value, PgType.of(columns.get(i).type()));
             } else {
-                bytes = PgTextFormat.format(value, columns == null ? null : columns.get(i).type())
+                bytes = PostgresTextOutput.format(value, columns == null ? null : columns.get(i).type())
                     .getBytes(StandardCharsets.UTF_8);
             }
             if (bytes == null) {

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.Redaction;
+import io.kafkamv.compiler.types.PostgresTextOutput;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
@@ -310,7 +311,7 @@ final class PgConnection implements Runnable {
             List<String> fields = new java.util.ArrayList<>(row.size());
             for (int i = 0; i < row.size(); i++) {
                 Object value = row.get(i);
-                fields.add(value == null ? null : PgTextFormat.format(value, rows.columns().get(i).type()));
+                fields.add(value == null ? null : PostgresTextOutput.format(value, rows.columns().get(i).type()));
             }
             out.copyData(copy.format().line(fields).getBytes(StandardCharsets.UTF_8));
         }

@@ -59,14 +59,18 @@ public final class CatalogTables {
             text("column_name"), Column.of("ordinal_position", SqlType.INTEGER), text("is_nullable"), text("data_type"));
         SchemaPlus pg = root.add("pg_catalog", new AbstractSchema());
         pg.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
-        add(pg, "pg_namespace", () -> List.<Object[]>of(new Object[] {PUBLIC_NAMESPACE, "public"}),
-            Column.of("oid", SqlType.BIGINT), text("nspname"));
-        add(pg, "pg_class", this::classes, Column.of("oid", SqlType.BIGINT), text("relname"),
-            Column.of("relnamespace", SqlType.BIGINT), text("relkind"));
-        add(pg, "pg_attribute", this::attributes, Column.of("attrelid", SqlType.BIGINT), text("attname"),
-            Column.of("atttypid", SqlType.BIGINT), Column.of("attnum", SqlType.SMALLINT), Column.of("attnotnull", SqlType.BOOLEAN));
-        add(pg, "pg_type", CatalogTables::types, Column.of("oid", SqlType.BIGINT), text("typname"),
-            Column.of("typlen", SqlType.SMALLINT));
+        // pg_catalog is on every search_path, first: clients read its tables without the schema (SQLAlchemy does).
+        for (SchemaPlus schema : List.of(pg, root)) {
+            add(schema, "pg_namespace", () -> List.<Object[]>of(new Object[] {PUBLIC_NAMESPACE, "public"}),
+                Column.of("oid", SqlType.BIGINT), text("nspname"));
+            add(schema, "pg_class", this::classes, Column.of("oid", SqlType.BIGINT), text("relname"),
+                Column.of("relnamespace", SqlType.BIGINT), text("relkind"));
+            add(schema, "pg_attribute", this::attributes, Column.of("attrelid", SqlType.BIGINT), text("attname"),
+                Column.of("atttypid", SqlType.BIGINT), Column.of("attnum", SqlType.SMALLINT),
+                Column.of("attnotnull", SqlType.BOOLEAN));
+            add(schema, "pg_type", CatalogTables::types, Column.of("oid", SqlType.BIGINT), text("typname"),
+                Column.of("typlen", SqlType.SMALLINT));
+        }
     }
 
     private static void add(SchemaPlus schema, String name, Supplier<List<Object[]>> rows, Column... columns) {

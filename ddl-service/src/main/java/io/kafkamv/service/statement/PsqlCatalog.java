@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,7 +39,13 @@ final class PsqlCatalog {
     private static final Pattern NAME_PATTERN = Pattern.compile(
         "c\\.relname\\s+OPERATOR\\(pg_catalog\\.~\\)\\s+'\\^\\(([^)]*)\\)\\$'", Pattern.CASE_INSENSITIVE);
     private static final Pattern OID = Pattern.compile("\\.?(?:oid|attrelid|indrelid|polrelid|stxrelid|inhrelid|"
-        + "inhparent|prrelid|conrelid|tgrelid|ev_class|classoid)\\s*=\\s*'(\\d+)'", Pattern.CASE_INSENSITIVE);
+        + "inhparent|prrelid|conrelid|tgrelid|ev_class|classoid)\\s*=\\s*'?(\\d+)'?", Pattern.CASE_INSENSITIVE);
+    /** PostgreSQL's system tables, which clients also name without their schema (pg_catalog is on every search_path). */
+    private static final Pattern SYSTEM_TABLE = Pattern.compile("\\bfrom\\s+(?:pg_catalog\\.)?pg_[a-z_]+\\b");
+    private static final Pattern RELNAME = Pattern.compile("(?:c\\.)?relname\\s*=\\s*'((?:[^']|'')*)'", Pattern.CASE_INSENSITIVE);
+    /** Result columns clients read as booleans, which psql prints as t and f either way. */
+    private static final Set<String> BOOLEANS = Set.of("attnotnull", "indisunique", "indisprimary", "visible", "nullable",
+        "atthasdef", "attisdropped");
     private static final long FIRST_OID = CatalogTables.FIRST_OID;
 
     private final CatalogService catalog;
@@ -49,7 +56,8 @@ final class PsqlCatalog {
 
     static boolean isCatalogQuery(String sql) {
         String lower = sql.toLowerCase(Locale.ROOT);
-        return lower.contains("pg_catalog.") && lower.stripLeading().startsWith("select");
+        return lower.stripLeading().startsWith("select")
+            && (lower.contains("pg_catalog.") || SYSTEM_TABLE.matcher(lower).find());
     }
 
     StatementResult answer(String sql) {
@@ -59,13 +67,21 @@ final class PsqlCatalog {
         List<String> items = SelectList.items(lower.stripLeading().startsWith("select * from (select") && inner > 0
             ? sql.substring(inner) : sql);
         List<ResultColumn> columns = items.stream()
-            .map(item -> new ResultColumn(SelectList.name(item), SelectList.isNumeric(item) ? SqlType.BIGINT : SqlType.VARCHAR))
+            .map(item -> new ResultColumn(SelectList.name(item), SelectList.isNumeric(item) ? SqlType.BIGINT
+                : BOOLEANS.contains(SelectList.name(item)) ? SqlType.BOOLEAN : SqlType.VARCHAR))
             .toList();
         List<List<Object>> rows = new ArrayList<>();
         if (lower.contains("\"table_cat\"") && lower.contains("from pg_catalog.pg_namespace n, pg_catalog.pg_class c")) {
             jdbcTables(sql, items, rows);
         } else if (lower.contains("a.atttypid") && lower.contains("join pg_catalog.pg_attribute a")) {
             jdbcColumns(sql, items, rows);
+        } else if (lower.contains("pg_catalog.pg_table_is_visible(c.oid)") && RELNAME.matcher(sql).find()) {
+            oidOf(sql, items, rows);
+        } else if (lower.contains("unnest(ix.indkey)") && lower.contains("ix.indisprimary")) {
+            relationByOid(sql).ifPresent(entry -> primaryKey(entry, rows));
+        } else if (lower.contains("from  pg_catalog.pg_constraint r") && lower.contains("r.contype = 'p'")) {
+            relationByOid(sql).filter(entry -> !CatalogService.relation(entry).schema().keyColumns().isEmpty())
+                .ifPresent(entry -> rows.add(List.of(entry.name() + "_pkey")));
         } else if (lower.contains("from pg_catalog.pg_database")) {
             rows.add(values(items, Map.of("datname", "dev", "owner", "root", "encoding", "UTF8", "collate", "C",
                 "ctype", "C", "provider", "libc")));
@@ -80,6 +96,24 @@ final class PsqlCatalog {
                 "relpersistence", "p", "relreplident", "d"))));
         }
         return new StatementResult.Rows(columns, rows, "SELECT " + rows.size());
+    }
+
+    /** SQLAlchemy's {@code has_table} and reflection: the oid of the visible relation of that name. */
+    private void oidOf(String sql, List<String> items, List<List<Object>> rows) {
+        Matcher name = RELNAME.matcher(sql);
+        name.find();
+        String relname = name.group(1).replace("''", "'");
+        List<CatalogEntry> relations = CatalogTables.relations(catalog);
+        for (int i = 0; i < relations.size(); i++) {
+            if (relations.get(i).name().equals(relname)) {
+                rows.add(values(items, Map.of("oid", FIRST_OID + i, "relname", relname)));
+            }
+        }
+    }
+
+    /** The names of the primary key's columns, in key order (SQLAlchemy's {@code get_pk_constraint}). */
+    private static void primaryKey(CatalogEntry entry, List<List<Object>> rows) {
+        CatalogService.relation(entry).schema().keyColumns().forEach(column -> rows.add(List.of(column)));
     }
 
     /** {@code \d}, {@code \dt}, {@code \dm}: one row per object of the kinds asked for. */
@@ -205,6 +239,10 @@ final class PsqlCatalog {
             values.put("attnotnull", column.nullable() ? "f" : "t");
             values.put("attidentity", "");
             values.put("attgenerated", "");
+            // SQLAlchemy's reflection names these; a null identity is no identity column.
+            values.put("identity_options", null);
+            values.put("generated", "");
+            values.put("table_oid", FIRST_OID + CatalogTables.relations(catalog).indexOf(entry));
             values.put("attstorage", column.type() == SqlType.VARCHAR || column.type() == SqlType.JSONB
                 || column.type() == SqlType.BYTEA || column.type() == SqlType.DECIMAL ? "x" : "p");
             rows.add(values(items, values));
@@ -248,9 +286,10 @@ final class PsqlCatalog {
         List<Object> row = new ArrayList<>();
         for (String item : items) {
             String lower = item.toLowerCase(Locale.ROOT);
-            Object value = null;
-            boolean found = false;
-            for (Map.Entry<String, Object> entry : known.entrySet()) {
+            String name = SelectList.name(item);
+            Object value = known.get(name);
+            boolean found = known.containsKey(name);
+            for (Map.Entry<String, Object> entry : found ? Map.<String, Object>of().entrySet() : known.entrySet()) {
                 if (lower.contains(entry.getKey())) {
                     value = entry.getValue();
                     found = true;
@@ -265,6 +304,9 @@ final class PsqlCatalog {
                 } else if (SelectList.isNumeric(item)) {
                     value = 0L;
                 }
+            }
+            if (value instanceof String text && BOOLEANS.contains(SelectList.name(item))) {
+                value = text.equals("t");
             }
             row.add(value);
         }

@@ -24,6 +24,7 @@ public final class Session {
         "timezone", "UTC",
         "server_version", SystemFunctions.SERVER_VERSION,
         "standard_conforming_strings", "on",
+        "transaction_isolation", "read committed",
         "application_name", "");
 
     private final String user;

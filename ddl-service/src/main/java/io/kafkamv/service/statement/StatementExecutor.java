@@ -83,8 +83,13 @@ public final class StatementExecutor {
         return new Session(user, database, writer);
     }
 
-    public StatementResult execute(Session session, String text, Notices notices) {
+    /** PostgreSQL's spelling of {@code SHOW transaction_isolation}, which SQLAlchemy sends on connecting. */
+    private static final java.util.regex.Pattern SHOW_ISOLATION =
+        java.util.regex.Pattern.compile("(?i)\\s*SHOW\\s+TRANSACTION\\s+ISOLATION\\s+LEVEL\\s*");
+
+    public StatementResult execute(Session session, String sql, Notices notices) {
         session.beginStatement();
+        String text = SHOW_ISOLATION.matcher(sql).matches() ? "SHOW transaction_isolation" : sql;
         String transactionTag = transactionTag(text);
         if (transactionTag != null) {
             // Views are kept up to date continuously; there is no transaction to open or commit.

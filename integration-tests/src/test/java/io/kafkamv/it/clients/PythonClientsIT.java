@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Python's PostgreSQL clients, from Debian's packages as users install them, do what their users do (create a
  * table, insert rows with parameters of every type: int, text, Decimal, datetime, bytes, bool and None, query
- * with parameters, prepared and not, in text and binary), and get what the real PostgreSQL gives them: the
+ * with parameters, prepared and not, in text and binary, COPY in and out, a server-side cursor; SQLAlchemy's
+ * inspector, reflection and Core), and get what the real PostgreSQL gives them: the
  * same script runs against both and prints the same lines. {@code .ci/run} installs the clients.
  */
 class PythonClientsIT {
@@ -35,7 +36,7 @@ class PythonClientsIT {
     static Path scripts;
 
     @ParameterizedTest
-    @ValueSource(strings = {"psycopg2", "psycopg3-text", "psycopg3-binary", "asyncpg"})
+    @ValueSource(strings = {"psycopg2", "psycopg3-text", "psycopg3-binary", "asyncpg", "sqlalchemy"})
     void aClientGetsWhatPostgresGivesIt(String client) throws Exception {
         Path script = script();
         URI postgres = URI.create(PostgresAnswers.url().substring("jdbc:".length()));

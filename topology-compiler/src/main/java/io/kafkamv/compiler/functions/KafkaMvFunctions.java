@@ -36,6 +36,7 @@ public final class KafkaMvFunctions {
         schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
+        schema.add(SystemFunctions.CURRENT_SCHEMA, ScalarFunctionImpl.create(SystemFunctions.class, "currentSchema"));
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());

@@ -4,8 +4,11 @@ import java.io.Reader;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
@@ -15,11 +18,14 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.util.SourceStringReader;
@@ -40,12 +46,31 @@ import org.apache.calcite.util.SourceStringReader;
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
 
     public static final SqlParserImplFactory FACTORY = reader -> {
-        KafkaMvParser parser = new KafkaMvParser(reader);
         if (reader instanceof SourceStringReader source) {
-            parser.setOriginalSql(source.getSourceString());
+            String sql = withoutEmptyParentheses(source.getSourceString());
+            KafkaMvParser parser = new KafkaMvParser(new SourceStringReader(sql));
+            parser.setOriginalSql(sql);
+            return parser;
         }
-        return parser;
+        return new KafkaMvParser(reader);
     };
+
+    /** {@code current_schema()}, PostgreSQL's function form of SQL's {@code current_schema}, which Calcite's grammar lacks. */
+    private static final Pattern CURRENT_SCHEMA_CALL = Pattern.compile("(?i)\\bcurrent_schema\\s*\\(\\s*\\)");
+
+    /**
+     * The text with {@code current_schema()} read as {@code current_schema}; the parentheses become spaces, so
+     * every position in an error stays where the user wrote it. (Inside a string it is rewritten too, which only
+     * a string that spells the call itself would notice.)
+     */
+    private static String withoutEmptyParentheses(String sql) {
+        Matcher call = CURRENT_SCHEMA_CALL.matcher(sql);
+        StringBuilder out = new StringBuilder(sql.length());
+        while (call.find()) {
+            call.appendReplacement(out, "current_schema" + " ".repeat(call.group().length() - "current_schema".length()));
+        }
+        return call.appendTail(out).toString();
+    }
 
     private KafkaMvParser(Reader reader) {
         super(reader);
@@ -101,6 +126,21 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 }
             }
             return call;
+        }
+
+        /**
+         * {@code current_schema} is a call of our function of that name: Calcite's own cannot run. A quoted
+         * {@code "current_schema"} stays a column, as in PostgreSQL.
+         */
+        @Override
+        public SqlNode visit(SqlIdentifier identifier) {
+            if (identifier.isSimple() && !identifier.isComponentQuoted(0)
+                && identifier.getSimple().equalsIgnoreCase("current_schema")) {
+                return new SqlUnresolvedFunction(new SqlIdentifier(SystemFunctions.CURRENT_SCHEMA,
+                    identifier.getParserPosition()), null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
+                    .createCall(identifier.getParserPosition());
+            }
+            return identifier;
         }
 
         @Override

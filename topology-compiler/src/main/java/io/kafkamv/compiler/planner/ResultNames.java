@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -67,7 +68,7 @@ public final class ResultNames {
             return orWeak(caseCall.getElseOperand() == null ? Figured.NONE : figure(caseCall.getElseOperand()), "case");
         }
         if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
-            return new Figured(function.getName().toLowerCase(Locale.ROOT), true);
+            return new Figured(SystemFunctions.resultName(function.getName().toLowerCase(Locale.ROOT)), true);
         }
         return Figured.NONE;
     }

@@ -8,8 +8,9 @@ import org.apache.calcite.rex.RexShuttle;
 /**
  * PostgreSQL's rules for expressions, the one place views and batch queries both take them from: integer
  * arithmetic that fails on overflow ({@link CheckedIntegerArithmetic}), numeric division with PostgreSQL's digits
- * ({@link NumericDivision}) and numerics without a scale that keep each value's digits
- * ({@link UnconstrainedNumerics}). Aggregates differ between the two paths: a view's accumulators sum and
+ * ({@link NumericDivision}), numerics without a scale that keep each value's digits
+ * ({@link UnconstrainedNumerics}) and casts to text that write what PostgreSQL writes ({@link TextCasts}).
+ * Aggregates differ between the two paths: a view's accumulators sum and
  * average as PostgreSQL does themselves, a batch query's aggregates are rewritten before Calcite runs them.
  */
 public final class PostgresExpressions extends RexShuttle {
@@ -17,16 +18,18 @@ public final class PostgresExpressions extends RexShuttle {
     private final CheckedIntegerArithmetic checkedIntegers;
     private final NumericDivision division;
     private final UnconstrainedNumerics unconstrained;
+    private final TextCasts textCasts;
 
     public PostgresExpressions(RexBuilder rexBuilder) {
         this.checkedIntegers = new CheckedIntegerArithmetic(rexBuilder);
         this.division = new NumericDivision(rexBuilder);
         this.unconstrained = new UnconstrainedNumerics(rexBuilder);
+        this.textCasts = new TextCasts(rexBuilder);
     }
 
     /** Each shuttle rewrites the whole call, its operands too, so the three are applied to the outermost call only. */
     @Override
     public RexNode visitCall(RexCall call) {
-        return call.accept(division).accept(unconstrained).accept(checkedIntegers);
+        return call.accept(division).accept(unconstrained).accept(textCasts).accept(checkedIntegers);
     }
 }

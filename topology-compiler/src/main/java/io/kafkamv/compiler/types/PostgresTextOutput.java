@@ -1,4 +1,4 @@
-package io.kafkamv.service.pgwire;
+package io.kafkamv.compiler.types;
 
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
@@ -10,8 +10,11 @@ import java.time.temporal.ChronoField;
 
 import io.kafkamv.connectors.schema.SqlType;
 
-/** Values in PostgreSQL's text format, as psql and pgjdbc parse them. */
-final class PgTextFormat {
+/**
+ * Values in PostgreSQL's text format: what the PostgreSQL endpoint sends psql and pgjdbc, what COPY writes, and
+ * what a cast to text makes of a value in views and queries alike ({@code ts::text}, {@code x::float8::text}).
+ */
+public final class PostgresTextOutput {
 
     private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
         .appendPattern("yyyy-MM-dd HH:mm:ss")
@@ -22,14 +25,14 @@ final class PgTextFormat {
         .appendOffset("+HH:mm", "+00")
         .toFormatter();
 
-    private PgTextFormat() {
+    private PostgresTextOutput() {
     }
 
     /**
      * A value of a column of this type: a {@code timestamptz} is shown at UTC, each session's time zone, with
      * its offset ({@code 2026-01-01 00:01:00+00}), whichever Java type the value came as.
      */
-    static String format(Object value, SqlType type) {
+    public static String format(Object value, SqlType type) {
         if (type == SqlType.TIMESTAMPTZ) {
             if (value instanceof java.sql.Timestamp timestamp) {
                 return TIMESTAMPTZ.format(timestamp.toLocalDateTime().atOffset(ZoneOffset.UTC));
@@ -41,7 +44,7 @@ final class PgTextFormat {
         return format(value);
     }
 
-    static String format(Object value) {
+    public static String format(Object value) {
         if (value == null) {
             return null;
         }

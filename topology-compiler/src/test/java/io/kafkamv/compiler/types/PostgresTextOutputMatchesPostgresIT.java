@@ -1,4 +1,4 @@
-package io.kafkamv.service.pgwire;
+package io.kafkamv.compiler.types;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,7 +11,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /** Floats in text format as a real PostgreSQL writes them (the one {@code bin/test-postgres start} runs). */
-class PgTextFormatMatchesPostgresIT {
+class PostgresTextOutputMatchesPostgresIT {
 
     // 2.82879384806159E17, 4.9e-324 and 1e23: Java 17's Double.toString gives more digits than the shortest
     private static final List<Double> DOUBLES = List.of(117.0, 1.5, 0.1, 1e15, 1e16, 123456789012345.0, 1e-4, 1e-5,
@@ -27,11 +27,11 @@ class PgTextFormatMatchesPostgresIT {
                 env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
                 env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
             for (double value : DOUBLES) {
-                softly.assertThat(PgTextFormat.format(value)).as("float8 %s", value)
+                softly.assertThat(PostgresTextOutput.format(value)).as("float8 %s", value)
                     .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float8)::text", Double.toString(value)));
             }
             for (float value : FLOATS) {
-                softly.assertThat(PgTextFormat.format(value)).as("float4 %s", value)
+                softly.assertThat(PostgresTextOutput.format(value)).as("float4 %s", value)
                     .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float4)::text", Float.toString(value)));
             }
         }

@@ -1,0 +1,89 @@
+package io.kafkamv.compiler.postgres;
+
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.kafkamv.compiler.types.PostgresTextOutput;
+import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * A cast to text writes the value as PostgreSQL's output does ({@link PostgresTextOutput}), not as Java or Calcite
+ * write it: {@code '2026-01-01 00:01:30.5'::timestamp::text} kept no fraction of a second, {@code true::text} was
+ * TRUE and {@code 1e20::float8::text} was 1.0E20. Only casts to text of any length change; a cast to
+ * {@code varchar(n)} is left to Calcite.
+ */
+public final class TextCasts extends RexShuttle {
+
+    private final RexBuilder rexBuilder;
+
+    public TextCasts(RexBuilder rexBuilder) {
+        this.rexBuilder = rexBuilder;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+        RexNode visited = super.visitCall(call);
+        if (!(visited instanceof RexCall cast) || cast.getKind() != SqlKind.CAST
+            || !SqlTypeFamily.CHARACTER.contains(cast.getType())
+            || cast.getType().getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED) {
+            return visited;
+        }
+        RexNode operand = cast.getOperands().get(0);
+        String method = switch (operand.getType().getSqlTypeName()) {
+            case TIMESTAMP -> "timestampText";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "timestamptzText";
+            case BOOLEAN -> "booleanText";
+            case DOUBLE -> "doubleText";
+            case REAL, FLOAT -> "realText";
+            default -> null;
+        };
+        if (method == null) {
+            return visited;
+        }
+        SqlUserDefinedFunction function = new SqlUserDefinedFunction(new SqlIdentifier(method, SqlParserPos.ZERO),
+            SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(cast.getType()), null, null,
+            ScalarFunctionImpl.create(TextCasts.class, method));
+        return rexBuilder.makeCall(cast.getType(), function, List.of(operand));
+    }
+
+    /** Called by the generated code, as are the others; public for that. A timestamp is its milliseconds. */
+    @Strict
+    public static String timestampText(long millis) {
+        return PostgresTextOutput.format(LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000),
+            Math.floorMod(millis, 1000) * 1_000_000, ZoneOffset.UTC));
+    }
+
+    @Strict
+    public static String timestamptzText(long millis) {
+        return PostgresTextOutput.format(OffsetDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), ZoneOffset.UTC));
+    }
+
+    @Strict
+    public static String booleanText(boolean value) {
+        return value ? "true" : "false";
+    }
+
+    @Strict
+    public static String doubleText(double value) {
+        return PostgresTextOutput.format(value);
+    }
+
+    @Strict
+    public static String realText(float value) {
+        return PostgresTextOutput.format(value);
+    }
+}
