@@ -23,7 +23,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 /**
  * A cast to text writes the value as PostgreSQL's output does ({@link PostgresTextOutput}), not as Java or Calcite
  * write it: {@code '2026-01-01 00:01:30.5'::timestamp::text} kept no fraction of a second, {@code true::text} was
- * TRUE and {@code 1e20::float8::text} was 1.0E20. Only casts to text of any length change; a cast to
+ * TRUE, {@code 1e20::float8::text} was 1.0E20 and {@code (0 * 2.5)::text} was .0. Only casts to text of any length change; a cast to
  * {@code varchar(n)} is left to Calcite.
  */
 public final class TextCasts extends RexShuttle {
@@ -48,6 +48,7 @@ public final class TextCasts extends RexShuttle {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "timestamptzText";
             case BOOLEAN -> "booleanText";
             case DOUBLE -> "doubleText";
+            case DECIMAL -> "numericText";
             case REAL, FLOAT -> "realText";
             default -> null;
         };
@@ -75,6 +76,12 @@ public final class TextCasts extends RexShuttle {
     @Strict
     public static String booleanText(boolean value) {
         return value ? "true" : "false";
+    }
+
+    /** Calcite wrote a zero with decimals as .0; PostgreSQL writes 0.0. */
+    @Strict
+    public static String numericText(java.math.BigDecimal value) {
+        return PostgresTextOutput.format(value);
     }
 
     @Strict
