@@ -71,36 +71,41 @@ public final class QueryEngine {
         void cancel();
     }
 
+    /** Who runs a query: the user {@code current_user} names, and where the running statement goes, to be cancelled. */
+    public interface Caller {
+        String user();
+
+        void running(Cancellable statement);
+    }
+
     /** Runs the query {@code sql}, which the caller has parsed into {@code parsed}. */
-    public StatementResult.Rows query(SqlNode parsed, String sql, Consumer<Cancellable> running) {
+    public StatementResult.Rows query(SqlNode parsed, String sql, Caller caller) {
         Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(parsed);
         if (byKey.isPresent()) {
             return byKey.get();
         }
         List<List<Object>> rows = new ArrayList<>();
-        List<ResultColumn> columns = forEachRow(sql, ResultNames.of(parsed), running, row -> rows.add(Arrays.asList(row)));
+        List<ResultColumn> columns = forEachRow(sql, ResultNames.of(parsed), caller, row -> rows.add(Arrays.asList(row)));
         return new StatementResult.Rows(columns, rows);
     }
 
     /** Streams the rows of the query {@code sql}, parsed into {@code parsed}, to {@code action}; returns the result's columns. */
-    public List<ResultColumn> forEachRow(SqlNode parsed, String sql, Consumer<Cancellable> running,
-                                         Consumer<Object[]> action) {
-        return forEachRow(sql, ResultNames.of(parsed), running, action);
+    public List<ResultColumn> forEachRow(SqlNode parsed, String sql, Caller caller, Consumer<Object[]> action) {
+        return forEachRow(sql, ResultNames.of(parsed), caller, action);
     }
 
     /**
      * Streams the rows of a query the service wrote itself, which nobody sees the column names of:
      * unnamed expressions keep Calcite's {@code EXPR$n}.
      */
-    public List<ResultColumn> forEachGeneratedRow(String sql, Consumer<Cancellable> running, Consumer<Object[]> action) {
-        return forEachRow(sql, List.of(), running, action);
+    public List<ResultColumn> forEachGeneratedRow(String sql, Caller caller, Consumer<Object[]> action) {
+        return forEachRow(sql, List.of(), caller, action);
     }
 
-    private List<ResultColumn> forEachRow(String sql, List<String> names, Consumer<Cancellable> running,
-                                          Consumer<Object[]> action) {
-        Hook.Closeable division = PostgresArithmetic.inThisThread();
+    private List<ResultColumn> forEachRow(String sql, List<String> names, Caller caller, Consumer<Object[]> action) {
+        Hook.Closeable division = PostgresQueryRules.inThisThread(caller.user());
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
-            running.accept(() -> {
+            caller.running(() -> {
                 try {
                     statement.cancel();
                 } catch (SQLException ignored) {
@@ -123,7 +128,7 @@ public final class QueryEngine {
             throw translate(sql, e);
         } finally {
             try {
-                running.accept(null);
+                caller.running(null);
             } finally {
                 division.close();
             }
@@ -135,7 +140,7 @@ public final class QueryEngine {
      * one it cannot tell the type of. Empty when the query does not plan: its error is for when it runs.
      */
     public List<SqlType> parameterTypes(String sql) {
-        Hook.Closeable division = PostgresArithmetic.inThisThread();
+        Hook.Closeable division = PostgresQueryRules.inThisThread(null);
         try (java.sql.Connection connection = connect();
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             java.sql.ParameterMetaData parameters = statement.getParameterMetaData();
@@ -156,7 +161,7 @@ public final class QueryEngine {
     /** The columns the query {@code sql}, parsed into {@code parsed}, would return, from Calcite's plan, without running it. */
     public List<ResultColumn> describe(SqlNode parsed, String sql) {
         List<String> names = ResultNames.of(parsed);
-        Hook.Closeable division = PostgresArithmetic.inThisThread();
+        Hook.Closeable division = PostgresQueryRules.inThisThread(null);
         try (java.sql.Connection connection = connect();
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             return columns(statement.getMetaData(), names);

@@ -13,7 +13,7 @@ import io.kafkamv.service.query.QueryEngine;
 import io.kafkamv.service.tables.TableWriter;
 
 /** One client's session: who it is, its variables, and the statement it is running. */
-public final class Session {
+public final class Session implements QueryEngine.Caller {
 
     /** Variables every session has, with their defaults; clients may set others too. */
     private static final Map<String, String> DEFAULTS = Map.of(
@@ -42,6 +42,7 @@ public final class Session {
         this.writer = writer;
     }
 
+    @Override
     public String user() {
         return user;
     }
@@ -105,7 +106,8 @@ public final class Session {
         }
     }
 
-    void running(QueryEngine.Cancellable statement) {
+    @Override
+    public void running(QueryEngine.Cancellable statement) {
         running.set(statement);
     }
 

@@ -116,7 +116,7 @@ public final class StatementExecutor {
         }
         if (PsqlCatalog.isCatalogQuery(text)) {
             try {
-                return context.queries().query(SqlStatementParser.parse(text), text, session::running);
+                return context.queries().query(SqlStatementParser.parse(text), text, session);
             } catch (RuntimeException clientCatalogQuery) {
                 // psql's and pgjdbc's own catalog queries use PostgreSQL's functions, casts and operators.
                 return psqlCatalog.answer(text);
@@ -320,7 +320,7 @@ public final class StatementExecutor {
             }
         }
         if (node.getKind().belongsTo(SqlKind.QUERY)) {
-            return context.queries().query(node, text, session::running);
+            return context.queries().query(node, text, session);
         }
         throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, node.getKind().sql.replace('_', ' ') + " is not supported yet",
             1, null);

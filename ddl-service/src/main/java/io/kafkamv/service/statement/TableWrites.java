@@ -63,7 +63,7 @@ final class TableWrites {
         String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
-        List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session::running,
+        List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session,
             row -> {
                 if (row.length != positions.length) {
                     throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
@@ -210,7 +210,7 @@ final class TableWrites {
         int[] newValues = assigned;
         List<String> keys = table.schema().keyColumns();
         long[] matched = {0};
-        context.queries().forEachGeneratedRow(query.toString(), session::running, row -> {
+        context.queries().forEachGeneratedRow(query.toString(), session, row -> {
             matched[0]++;
             Object[] old = new Object[columns.size()];
             for (int i = 0; i < old.length; i++) {

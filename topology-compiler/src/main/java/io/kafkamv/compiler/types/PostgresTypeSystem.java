@@ -11,7 +11,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's type rules, changed where PostgreSQL differs in ways users notice: the sum of integers
  * is a bigint and the sum of bigints a numeric, so that neither overflows, and the average of integers
  * is a numeric, not a truncated integer. (Calcite's executor cannot sum bigints into a numeric, so a
- * batch query sums them as numerics; see the service's {@code PostgresArithmetic}.)
+ * batch query sums them as numerics; see the service's {@code PostgresQueryRules}.)
  * CASE and UNION branches of different lengths are text, not CHAR padded with spaces. A numeric
  * has up to 1,000 digits, as PostgreSQL's declared numerics do, not Calcite's 19: an average of
  * integers has 16 decimals, and in 19 digits it overflowed past 999.

@@ -27,7 +27,8 @@ import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Holder;
 
 /**
- * PostgreSQL's arithmetic in batch queries, as views have it. Expressions follow {@link PostgresExpressions}, the
+ * PostgreSQL's rules in batch queries, as views have them, and the session's {@code current_user} (Calcite's
+ * executor says "sa"). Expressions follow {@link PostgresExpressions}, the
  * rules views use too (checked integers, numeric division, numerics without a scale), applied before Calcite's
  * program runs, so that constants it folds have PostgreSQL's digits, and after it, to what the program made.
  * Aggregates are where a batch query differs from a view, whose accumulators do this themselves:
@@ -38,19 +39,19 @@ import org.apache.calcite.util.Holder;
  *     AVG would round the quotient to the average's type, 16 decimals, where PostgreSQL keeps up to 20).</li>
  * </ul>
  */
-public final class PostgresArithmetic {
+public final class PostgresQueryRules {
 
-    private PostgresArithmetic() {
+    private PostgresQueryRules() {
     }
 
     /** Plans the calling thread's queries with PostgreSQL's division until the returned handle is closed. */
-    static Hook.Closeable inThisThread() {
+    static Hook.Closeable inThisThread(String user) {
         return Hook.PROGRAM.addThread((Holder<Program> program) -> {
             Program planned = program.get() == null ? Programs.standard() : program.get();
             program.set(Programs.sequence(
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true)),
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true, user)),
                 planned,
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false))));
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false, user))));
         });
     }
 
@@ -60,9 +61,11 @@ public final class PostgresArithmetic {
      */
     private static final class EveryNode extends RelHomogeneousShuttle {
         private final boolean beforeProgram;
+        private final String user;
 
-        EveryNode(boolean beforeProgram) {
+        EveryNode(boolean beforeProgram, String user) {
             this.beforeProgram = beforeProgram;
+            this.user = user;
         }
 
         @Override
@@ -79,7 +82,7 @@ public final class PostgresArithmetic {
             }
             RexBuilder rex = visited.getCluster().getRexBuilder();
             visited = visited.accept(new PostgresExpressions(rex));
-            return beforeProgram ? visited.accept(new NumericWindowSums(rex)) : visited;
+            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new SessionUser(rex, user)) : visited;
         }
     }
 
@@ -170,6 +173,26 @@ public final class PostgresArithmetic {
             return rex.makeOver(window.getType(), window.getAggOperator(), List.of(NumericDivision.asDecimal(rex, window.getOperands().get(0))),
                 frame.partitionKeys, frame.orderKeys, frame.getLowerBound(), frame.getUpperBound(), frame.getExclude(),
                 frame.isRows(), true, false, window.isDistinct(), window.ignoreNulls());
+        }
+    }
+
+    /** {@code current_user}, {@code session_user} and {@code user} are the session's user, as in PostgreSQL. */
+    private static final class SessionUser extends RexShuttle {
+        private final RexBuilder rex;
+        private final String user;
+
+        SessionUser(RexBuilder rex, String user) {
+            this.rex = rex;
+            this.user = user;
+        }
+
+        @Override
+        public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
+            if (user != null && (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
+                || call.getOperator() == SqlStdOperatorTable.SESSION_USER || call.getOperator() == SqlStdOperatorTable.USER)) {
+                return rex.makeLiteral(user, call.getType(), false);
+            }
+            return super.visitCall(call);
         }
     }
 }
