@@ -121,6 +121,14 @@ class PsqlMetaCommandsIT {
     }
 
     @Test
+    void sessionFunctionsNameTheSession() throws Exception {
+        Psql.Result session = psql.run("SELECT current_user, session_user, user, current_schema(), current_schema", "-A", "-t");
+        assertThat(session.stdout()).as(session.stderr()).isEqualTo("root|root|root|public|public\n");
+        Psql.Result isolation = psql.run("SHOW TRANSACTION ISOLATION LEVEL", "-A");
+        assertThat(isolation.stdout()).isEqualTo("transaction_isolation\nread committed\n(1 row)\n");
+    }
+
+    @Test
     void aPatternThatIsNoRegularExpressionIsRefusedAsPostgresRefusesIt() throws Exception {
         // What PostgreSQL 15 answers to the same command: the pattern psql makes, ^(foo()$, does not compile.
         Psql.Result unbalanced = psql.run("\\d foo(");
