@@ -1,6 +1,8 @@
 package io.kafkamv.service.error;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.compiler.types.PostgresMathException;
 
 /** The compiler's errors, and the data errors of running a statement, as SQL errors with PostgreSQL's codes. */
 public final class SqlErrors {
@@ -30,11 +32,32 @@ public final class SqlErrors {
      * expression (a string that is not a number, a division by zero) has its own code; anything else
      * is an internal error, logged by the caller, whose message does not show the stack.
      */
+    /** The SQLSTATE PostgreSQL gives text that is no value of its type, by why it is not. */
+    public static SqlState stateOf(InvalidInputException.Reason reason) {
+        return switch (reason) {
+            case SYNTAX -> SqlState.INVALID_TEXT_REPRESENTATION;
+            case DATETIME_SYNTAX -> SqlState.INVALID_DATETIME_FORMAT;
+            case DATETIME_FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
+            case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
+            case UNKNOWN_TIME_ZONE -> SqlState.INVALID_PARAMETER_VALUE;
+        };
+    }
+
     public static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof NumberFormatException) {
                 return SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number"
                     + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+            }
+            if (cause instanceof PostgresMathException math) {
+                return SqlError.of(switch (math.reason()) {
+                    case LOGARITHM -> SqlState.INVALID_ARGUMENT_FOR_LOGARITHM;
+                    case POWER -> SqlState.INVALID_ARGUMENT_FOR_POWER_FUNCTION;
+                    case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
+                }, math.getMessage());
+            }
+            if (cause instanceof InvalidInputException invalid) {
+                return SqlError.of(stateOf(invalid.reason()), invalid.getMessage());
             }
             if (cause instanceof ArithmeticException) {
                 String message = String.valueOf(cause.getMessage());

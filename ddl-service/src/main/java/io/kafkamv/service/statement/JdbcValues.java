@@ -11,6 +11,7 @@ import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlErrors;
 import io.kafkamv.service.error.SqlState;
 
 /** Values as a query returns them (JDBC's Java types) converted to how a column stores them. */
@@ -48,13 +49,7 @@ public final class JdbcValues {
                 case BYTEA -> value instanceof byte[] bytes ? bytes : PostgresTextInput.bytea(value.toString());
             };
         } catch (InvalidInputException e) {
-            throw SqlError.of(switch (e.reason()) {
-                case SYNTAX -> SqlState.INVALID_TEXT_REPRESENTATION;
-                case DATETIME_SYNTAX -> SqlState.INVALID_DATETIME_FORMAT;
-                case DATETIME_FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
-                case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
-                case UNKNOWN_TIME_ZONE -> SqlState.INVALID_PARAMETER_VALUE;
-            }, e.getMessage());
+            throw SqlError.of(SqlErrors.stateOf(e.reason()), e.getMessage());
         } catch (RuntimeException e) {
             if (e instanceof SqlError error) {
                 throw error;

@@ -62,7 +62,9 @@ class ArithmeticMatchesPostgresIT {
         "SELECT -(-9223372036854775807::bigint - 1)",
         "SELECT 1 / (x - x) FROM " + ROWS,
         "SELECT (b / 2)::int FROM " + BIGINTS,
-        "SELECT abs(-b - 1) FROM " + BIGINTS + " WHERE b = 9223372036854775807");
+        "SELECT abs(-b - 1) FROM " + BIGINTS + " WHERE b = 9223372036854775807",
+        "SELECT sqrt(-1)", "SELECT ln(0)", "SELECT log10(y - 3) FROM " + ROWS, "SELECT power(0, -1)",
+        "SELECT power(-8, 0.5)", "SELECT exp(1000)", "SELECT exp(x) FROM " + ROWS);
 
     @Test
     void numericDivisionAndAveragesPrintThePostgresDigits() throws Exception {

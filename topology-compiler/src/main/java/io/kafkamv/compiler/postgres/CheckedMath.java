@@ -1,0 +1,115 @@
+package io.kafkamv.compiler.postgres;
+
+import java.util.List;
+import java.util.Map;
+
+import io.kafkamv.compiler.types.PostgresMathException;
+import io.kafkamv.compiler.types.PostgresMathException.Reason;
+import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+
+/**
+ * {@code sqrt}, {@code ln}, {@code log10}, {@code power} and {@code exp} of doubles fail where PostgreSQL's do,
+ * with its words, instead of giving NaN or Infinity (Calcite's, from Java's Math) or an internal error:
+ * {@code sqrt(-1)} is "cannot take square root of a negative number", {@code ln(0)} "cannot take logarithm of
+ * zero", {@code exp(1000)} "value out of range: overflow".
+ */
+public final class CheckedMath extends RexShuttle {
+
+    private static final Map<SqlOperator, String> CHECKED = Map.of(
+        SqlStdOperatorTable.SQRT, "sqrt",
+        SqlStdOperatorTable.LN, "ln",
+        SqlStdOperatorTable.LOG10, "log10",
+        SqlStdOperatorTable.POWER, "power",
+        SqlStdOperatorTable.EXP, "exp");
+
+    private final RexBuilder rexBuilder;
+
+    public CheckedMath(RexBuilder rexBuilder) {
+        this.rexBuilder = rexBuilder;
+    }
+
+    @Override
+    public RexNode visitCall(RexCall call) {
+        RexNode visited = super.visitCall(call);
+        if (!(visited instanceof RexCall math) || !CHECKED.containsKey(math.getOperator())
+            || math.getType().getSqlTypeName() != SqlTypeName.DOUBLE) {
+            return visited;
+        }
+        String method = CHECKED.get(math.getOperator());
+        SqlUserDefinedFunction function = new SqlUserDefinedFunction(new SqlIdentifier(method, SqlParserPos.ZERO),
+            SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(math.getType()), null, null,
+            ScalarFunctionImpl.create(CheckedMath.class, method));
+        List<RexNode> operands = math.getOperands().stream()
+            .map(operand -> rexBuilder.makeCast(rexBuilder.getTypeFactory().createTypeWithNullability(
+                rexBuilder.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), operand.getType().isNullable()), operand))
+            .toList();
+        return rexBuilder.makeCall(math.getType(), function, operands);
+    }
+
+    /** Called by the generated code, as are the others; public for that. */
+    @Strict
+    public static double sqrt(double value) {
+        if (value < 0) {
+            throw new PostgresMathException("cannot take square root of a negative number", Reason.POWER);
+        }
+        return Math.sqrt(value);
+    }
+
+    @Strict
+    public static double ln(double value) {
+        return Math.log(logarithmArgument(value));
+    }
+
+    @Strict
+    public static double log10(double value) {
+        return Math.log10(logarithmArgument(value));
+    }
+
+    @Strict
+    public static double power(double base, double exponent) {
+        if (base == 0 && exponent < 0) {
+            throw new PostgresMathException("zero raised to a negative power is undefined", Reason.POWER);
+        }
+        if (base < 0 && exponent != Math.floor(exponent)) {
+            throw new PostgresMathException("a negative number raised to a non-integer power yields a complex result",
+                Reason.POWER);
+        }
+        return finite(Math.pow(base, exponent), base, exponent);
+    }
+
+    @Strict
+    public static double exp(double value) {
+        return finite(Math.exp(value), value, value);
+    }
+
+    private static double logarithmArgument(double value) {
+        if (value == 0) {
+            throw new PostgresMathException("cannot take logarithm of zero", Reason.LOGARITHM);
+        }
+        if (value < 0) {
+            throw new PostgresMathException("cannot take logarithm of a negative number", Reason.LOGARITHM);
+        }
+        return value;
+    }
+
+    /** An infinite result of finite arguments overflowed; one of infinite arguments is PostgreSQL's answer too. */
+    private static double finite(double result, double first, double second) {
+        if (Double.isInfinite(result) && Double.isFinite(first) && Double.isFinite(second)) {
+            throw new PostgresMathException("value out of range: overflow", Reason.OUT_OF_RANGE);
+        }
+        return result;
+    }
+}
