@@ -122,8 +122,9 @@ class PsqlMetaCommandsIT {
 
     @Test
     void sessionFunctionsNameTheSession() throws Exception {
-        Psql.Result session = psql.run("SELECT current_user, session_user, user, current_schema(), current_schema", "-A", "-t");
-        assertThat(session.stdout()).as(session.stderr()).isEqualTo("root|root|root|public|public\n");
+        Psql.Result session = psql.run("SELECT current_user, session_user, user, current_schema(), current_schema, "
+            + "current_database(), pg_sleep(0.01)", "-A", "-t");
+        assertThat(session.stdout()).as(session.stderr()).isEqualTo("root|root|root|public|public|dev|\n");
         Psql.Result isolation = psql.run("SHOW TRANSACTION ISOLATION LEVEL", "-A");
         assertThat(isolation.stdout()).isEqualTo("transaction_isolation\nread committed\n(1 row)\n");
     }

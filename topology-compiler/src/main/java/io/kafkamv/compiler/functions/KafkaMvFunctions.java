@@ -37,6 +37,8 @@ public final class KafkaMvFunctions {
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
         schema.add(SystemFunctions.CURRENT_SCHEMA, ScalarFunctionImpl.create(SystemFunctions.class, "currentSchema"));
+        schema.add("current_database", ScalarFunctionImpl.create(SystemFunctions.class, "currentDatabase"));
+        schema.add("pg_sleep", ScalarFunctionImpl.create(SystemFunctions.class, "pgSleep"));
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());

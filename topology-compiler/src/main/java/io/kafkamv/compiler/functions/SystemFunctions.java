@@ -20,6 +20,25 @@ public final class SystemFunctions {
         return "public";
     }
 
+    /** {@code current_database()}: kafka-mv has one database, which psql's {@code \l} lists as dev. */
+    public static String currentDatabase() {
+        return "dev";
+    }
+
+    /**
+     * {@code pg_sleep(seconds)}: waits, as scripts and tests use it between steps; PostgreSQL's returns void, which
+     * prints as an empty value, and so does this one's null. A cancel of the statement interrupts it.
+     */
+    @org.apache.calcite.linq4j.function.Strict
+    public static String pgSleep(Object seconds) {
+        try {
+            Thread.sleep(Math.max(0, Math.round(((Number) seconds).doubleValue() * 1000)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return null;
+    }
+
     /** The name PostgreSQL gives a result column of a call of this function: {@code current_schema} for ours. */
     public static String resultName(String function) {
         return function.equalsIgnoreCase(CURRENT_SCHEMA) ? "current_schema" : function;
