@@ -42,6 +42,8 @@ final class PsqlCatalog {
         + "inhparent|prrelid|conrelid|tgrelid|ev_class|classoid)\\s*=\\s*'?(\\d+)'?", Pattern.CASE_INSENSITIVE);
     /** PostgreSQL's system tables, which clients also name without their schema (pg_catalog is on every search_path). */
     private static final Pattern SYSTEM_TABLE = Pattern.compile("\\bfrom\\s+(?:pg_catalog\\.)?pg_[a-z_]+\\b");
+    /** One column of psql's {@code \gdesc} query: {@code ('name', '23'::pg_catalog.oid, -1)}. */
+    private static final Pattern DESCRIBED_COLUMN = Pattern.compile("\\('((?:[^']|'')*)',\\s*'(\\d+)'::pg_catalog\\.oid,\\s*(-?\\d+)\\)");
     private static final Pattern RELNAME = Pattern.compile("(?:c\\.)?relname\\s*=\\s*'((?:[^']|'')*)'", Pattern.CASE_INSENSITIVE);
     /** Result columns clients read as booleans, which psql prints as t and f either way. */
     private static final Set<String> BOOLEANS = Set.of("attnotnull", "indisunique", "indisprimary", "visible", "nullable",
@@ -75,6 +77,8 @@ final class PsqlCatalog {
             jdbcTables(sql, items, rows);
         } else if (lower.contains("a.atttypid") && lower.contains("join pg_catalog.pg_attribute a")) {
             jdbcColumns(sql, items, rows);
+        } else if (lower.contains("pg_catalog.format_type(tp, tpm)")) {
+            describedColumns(sql, rows);
         } else if (lower.contains("pg_catalog.pg_table_is_visible(c.oid)") && RELNAME.matcher(sql).find()) {
             oidOf(sql, items, rows);
         } else if (lower.contains("unnest(ix.indkey)") && lower.contains("ix.indisprimary")) {
@@ -96,6 +100,17 @@ final class PsqlCatalog {
                 "relpersistence", "p", "relreplident", "d"))));
         }
         return new StatementResult.Rows(columns, rows, "SELECT " + rows.size());
+    }
+
+    /** psql's {@code \gdesc}: the name and type of each column of the query it described, which it sends back. */
+    private static void describedColumns(String sql, List<List<Object>> rows) {
+        Matcher column = DESCRIBED_COLUMN.matcher(sql);
+        while (column.find()) {
+            long oid = Long.parseLong(column.group(2));
+            String type = Arrays.stream(SqlType.values()).filter(candidate -> PgType.of(candidate).oid() == oid)
+                .map(SqlType::postgresName).findFirst().orElse("unknown");
+            rows.add(List.of(column.group(1).replace("''", "'"), type));
+        }
     }
 
     /** SQLAlchemy's {@code has_table} and reflection: the oid of the visible relation of that name. */

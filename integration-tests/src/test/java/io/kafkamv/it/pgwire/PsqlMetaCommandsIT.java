@@ -2,6 +2,8 @@ package io.kafkamv.it.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import io.kafkamv.it.support.Psql;
@@ -9,6 +11,7 @@ import io.kafkamv.it.support.ServiceExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** psql's backslash commands, answered from kafka-mv's catalog, and its session commands (SET, RESET, SHOW). */
 class PsqlMetaCommandsIT {
@@ -118,6 +121,16 @@ class PsqlMetaCommandsIT {
         Psql.Result version = psql.run("select pg_catalog.version()", "-A", "-t");
         assertThat(version.stdout()).as(version.stderr()).matches("PostgreSQL 13\\.0\\.0 \\(kafka-mv\\)\n");
         assertThat(psql.value("SELECT version()")).isEqualTo(version.stdout().strip());
+    }
+
+    @Test
+    void gdescDescribesAQueryWithoutRunningIt(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("gdesc.sql");
+        Files.writeString(script, "SELECT 1 AS n, 'x'::text AS \"it's\", 2.5::float8 AS f, now_ts.t FROM "
+            + "(SELECT TIMESTAMP '2026-01-01 00:00:00' AS t) now_ts \\gdesc\n");
+        Psql.Result described = psql.session(List.of(), "-A", "-f", script.toString());
+        assertThat(described.stdout()).as(described.stderr()).isEqualTo(String.join("\n", "Column|Type", "n|integer",
+            "it's|character varying", "f|double precision", "t|timestamp without time zone", "(4 rows)", ""));
     }
 
     @Test
