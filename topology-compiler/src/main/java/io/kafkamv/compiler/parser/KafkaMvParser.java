@@ -25,8 +25,12 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.util.SourceStringReader;
 
@@ -40,7 +44,8 @@ import org.apache.calcite.util.SourceStringReader;
  * with its error and position (see {@link PostgresTextInput});
  * <li>a cast to {@code numeric} without a precision keeps the value's digits ({@code 1.50::numeric} is 1.50): it is
  * a call of {@code to_numeric}, which Calcite cannot fold into a constant of scale 0 as it folds a cast (see
- * {@link UnconstrainedNumerics}).
+ * {@link UnconstrainedNumerics});
+ * <li>{@code now()} is {@code current_timestamp} as a timestamptz, and a select item of it is named now.
  * </ul>
  */
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
@@ -117,6 +122,12 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             if (call.getKind() == SqlKind.ROW) {
                 return valuesRow(call);
             }
+            if (isNow(call)) {
+                return now(call.getParserPosition());
+            }
+            if (call instanceof SqlSelect select) {
+                nameNowColumns(select);
+            }
             List<SqlNode> operands = call.getOperandList();
             for (int i = 0; i < operands.size(); i++) {
                 SqlNode operand = operands.get(i);
@@ -172,6 +183,29 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 }
             }
             return row;
+        }
+
+        /** {@code now()}, PostgreSQL's name of the statement's {@code current_timestamp}, a timestamptz. */
+        private static boolean isNow(SqlNode node) {
+            return node instanceof SqlCall call && call.getOperator() instanceof SqlUnresolvedFunction function
+                && function.getName().equalsIgnoreCase("now") && call.operandCount() == 0;
+        }
+
+        private static SqlNode now(SqlParserPos pos) {
+            return SqlStdOperatorTable.CAST.createCall(pos, SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(pos),
+                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos), pos));
+        }
+
+        /** A select item {@code now()} is a column named now, as in PostgreSQL, whatever it becomes. */
+        private static void nameNowColumns(SqlSelect select) {
+            SqlNodeList items = select.getSelectList();
+            for (int i = 0; items != null && i < items.size(); i++) {
+                SqlNode item = items.get(i);
+                if (isNow(item)) {
+                    items.set(i, SqlStdOperatorTable.AS.createCall(item.getParserPosition(), now(item.getParserPosition()),
+                        new SqlIdentifier("now", item.getParserPosition())));
+                }
+            }
         }
 
         private SqlNode cast(SqlCall call, SqlDataTypeSpec spec) {
