@@ -3,20 +3,15 @@ package io.kafkamv.compiler.postgres;
 import java.util.List;
 import java.util.Map;
 
-import io.kafkamv.compiler.types.PostgresMathException;
 import io.kafkamv.compiler.types.PostgresMathException.Reason;
+import io.kafkamv.compiler.types.PostgresMathException;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
@@ -28,14 +23,18 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  */
 public final class CheckedMath extends RexShuttle {
 
-    private static final Map<SqlOperator, String> CHECKED = Map.of(
-        SqlStdOperatorTable.SQRT, "sqrt",
-        SqlStdOperatorTable.LN, "ln",
-        SqlStdOperatorTable.LOG10, "log10",
-        SqlStdOperatorTable.POWER, "power",
-        SqlStdOperatorTable.EXP, "exp");
+    private static final Map<SqlOperator, SqlUserDefinedFunction> CHECKED = Map.of(
+        SqlStdOperatorTable.SQRT, checked("sqrt"),
+        SqlStdOperatorTable.LN, checked("ln"),
+        SqlStdOperatorTable.LOG10, checked("log10"),
+        SqlStdOperatorTable.POWER, checked("power"),
+        SqlStdOperatorTable.EXP, checked("exp"));
 
     private final RexBuilder rexBuilder;
+
+    private static SqlUserDefinedFunction checked(String method) {
+        return JavaFunctions.operator(method, CheckedMath.class, method);
+    }
 
     public CheckedMath(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
@@ -48,10 +47,7 @@ public final class CheckedMath extends RexShuttle {
             || math.getType().getSqlTypeName() != SqlTypeName.DOUBLE) {
             return visited;
         }
-        String method = CHECKED.get(math.getOperator());
-        SqlUserDefinedFunction function = new SqlUserDefinedFunction(new SqlIdentifier(method, SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(math.getType()), null, null,
-            ScalarFunctionImpl.create(CheckedMath.class, method));
+        SqlUserDefinedFunction function = CHECKED.get(math.getOperator());
         List<RexNode> operands = math.getOperands().stream()
             .map(operand -> rexBuilder.makeCast(rexBuilder.getTypeFactory().createTypeWithNullability(
                 rexBuilder.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), operand.getType().isNullable()), operand))

@@ -10,12 +10,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
@@ -26,9 +21,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  */
 public final class NumericDivision extends RexShuttle {
 
-    private static final SqlUserDefinedFunction DIVIDE = new SqlUserDefinedFunction(
-        new SqlIdentifier("numeric_divide", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
-        ScalarFunctionImpl.create(NumericDivision.class, "divide"));
+    private static final SqlUserDefinedFunction DIVIDE =
+        JavaFunctions.operator("numeric_divide", NumericDivision.class, "divide");
 
     private final RexBuilder rex;
 

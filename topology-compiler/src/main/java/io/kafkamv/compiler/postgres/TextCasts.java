@@ -4,6 +4,7 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 
 import io.kafkamv.compiler.types.PostgresTextOutput;
 import org.apache.calcite.linq4j.function.Strict;
@@ -12,12 +13,9 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
@@ -28,7 +26,21 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  */
 public final class TextCasts extends RexShuttle {
 
+    /** The method that writes a value of each type as text, by the type. */
+    private static final Map<SqlTypeName, SqlUserDefinedFunction> BY_TYPE = Map.of(
+        SqlTypeName.TIMESTAMP, text("timestampText"),
+        SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, text("timestamptzText"),
+        SqlTypeName.BOOLEAN, text("booleanText"),
+        SqlTypeName.DOUBLE, text("doubleText"),
+        SqlTypeName.DECIMAL, text("numericText"),
+        SqlTypeName.REAL, text("realText"),
+        SqlTypeName.FLOAT, text("realText"));
+
     private final RexBuilder rexBuilder;
+
+    private static SqlUserDefinedFunction text(String method) {
+        return JavaFunctions.operator(method, TextCasts.class, method);
+    }
 
     public TextCasts(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
@@ -43,22 +55,8 @@ public final class TextCasts extends RexShuttle {
             return visited;
         }
         RexNode operand = cast.getOperands().get(0);
-        String method = switch (operand.getType().getSqlTypeName()) {
-            case TIMESTAMP -> "timestampText";
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "timestamptzText";
-            case BOOLEAN -> "booleanText";
-            case DOUBLE -> "doubleText";
-            case DECIMAL -> "numericText";
-            case REAL, FLOAT -> "realText";
-            default -> null;
-        };
-        if (method == null) {
-            return visited;
-        }
-        SqlUserDefinedFunction function = new SqlUserDefinedFunction(new SqlIdentifier(method, SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(cast.getType()), null, null,
-            ScalarFunctionImpl.create(TextCasts.class, method));
-        return rexBuilder.makeCall(cast.getType(), function, List.of(operand));
+        SqlUserDefinedFunction function = BY_TYPE.get(operand.getType().getSqlTypeName());
+        return function == null ? visited : rexBuilder.makeCall(cast.getType(), function, List.of(operand));
     }
 
     /** Called by the generated code, as are the others; public for that. A timestamp is its milliseconds. */

@@ -7,11 +7,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
@@ -22,9 +18,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  */
 public final class TimestampCasts extends RexShuttle {
 
-    private static final SqlUserDefinedFunction AT_UTC = new SqlUserDefinedFunction(
-        new SqlIdentifier("timestamp_at_utc", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
-        ScalarFunctionImpl.create(TimestampCasts.class, "atUtc"));
+    private static final SqlUserDefinedFunction AT_UTC =
+        JavaFunctions.operator("timestamp_at_utc", TimestampCasts.class, "atUtc");
 
     private final RexBuilder rexBuilder;
 

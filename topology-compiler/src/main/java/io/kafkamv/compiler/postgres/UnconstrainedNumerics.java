@@ -21,7 +21,6 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
@@ -42,9 +41,8 @@ public final class UnconstrainedNumerics extends RexShuttle {
         new SqlIdentifier(FUNCTION_NAME, SqlParserPos.ZERO), null, null, null, null,
         SqlFunctionCategory.USER_DEFINED_FUNCTION);
 
-    private static final SqlUserDefinedFunction TO_NUMERIC = new SqlUserDefinedFunction(
-        new SqlIdentifier(FUNCTION_NAME, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null, null,
-        function());
+    private static final SqlUserDefinedFunction TO_NUMERIC =
+        JavaFunctions.operator(FUNCTION_NAME, UnconstrainedNumerics.class, "toNumeric");
 
     /** {@link #toNumeric} as a function a schema can hold. */
     public static ScalarFunction function() {
