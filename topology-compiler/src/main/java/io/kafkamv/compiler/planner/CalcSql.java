@@ -10,11 +10,13 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.SqlAbstractDateTimeLiteral;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -47,8 +49,10 @@ final class CalcSql {
     }
 
     /**
-     * Calcite's SQL, except that a cast to an unconstrained numeric is written {@code CAST(x AS DECIMAL)}, which
-     * parses back into a numeric that keeps its digits; Calcite's dialect writes its type as decimal(19, 0).
+     * Calcite's SQL, except for what it writes that its parser cannot read back: a cast to an unconstrained numeric
+     * is written {@code CAST(x AS DECIMAL)}, which parses back into a numeric that keeps its digits (Calcite's
+     * dialect writes its type as decimal(19, 0)), and a timestamptz literal is written as the cast of its UTC
+     * timestamp (Calcite writes {@code TIMESTAMP_WITH_LOCAL_TIME_ZONE '...'}, which no parser reads).
      */
     private static final class PostgresCasts extends CalciteSqlDialect {
         PostgresCasts() {
@@ -62,6 +66,22 @@ final class CalcSql {
                     SqlParserPos.ZERO);
             }
             return super.getCastSpec(type);
+        }
+
+        @Override
+        public void unparseDateTimeLiteral(SqlWriter writer, SqlAbstractDateTimeLiteral literal, int leftPrec,
+                int rightPrec) {
+            if (literal.getTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                super.unparseDateTimeLiteral(writer, literal, leftPrec, rightPrec);
+                return;
+            }
+            writer.keyword("CAST");
+            SqlWriter.Frame frame = writer.startList("(", ")");
+            writer.keyword("TIMESTAMP");
+            writer.literal("'" + literal.toFormattedString() + "'");
+            writer.sep("AS");
+            writer.keyword("TIMESTAMP WITH LOCAL TIME ZONE");
+            writer.endList(frame);
         }
     }
 }

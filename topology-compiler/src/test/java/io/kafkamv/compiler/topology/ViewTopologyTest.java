@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 
 import io.kafkamv.compiler.error.CompileException;
@@ -42,6 +45,23 @@ class ViewTopologyTest {
 
             harness.upsert("orders", 1L, "ann", 5).upsert("orders", 2L, "bob", 20);
             assertThat(harness.rows()).containsExactlyInAnyOrder(List.of(1, "5!", 1.25, "ann"), List.of(2, "20!", 5.0, "bob"));
+        }
+    }
+
+    @Test
+    void datetimeLiteralsOfEveryTypeSurviveTheStoredPlan() {
+        try (ViewHarness harness = orders()) {
+            harness.view("CREATE MATERIALIZED VIEW stamps AS SELECT id, '2026-01-01'::timestamptz AS tz, "
+                + "'2026-01-01 10:00:00'::timestamp AS ts, '2026-01-01'::date AS d, '10:00:00'::time AS t "
+                + "FROM orders");
+
+            harness.upsert("orders", 1L, "ann", 5);
+            // A stored row holds a datetime as its epoch count: milliseconds, days for a date, ms of the day for a time.
+            assertThat(harness.rows()).containsExactly(List.of(1L,
+                Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(),
+                Instant.parse("2026-01-01T10:00:00Z").toEpochMilli(),
+                (int) LocalDate.parse("2026-01-01").toEpochDay(),
+                (int) Duration.ofHours(10).toMillis()));
         }
     }
 
