@@ -5,7 +5,7 @@ import java.util.List;
 /** What one statement produced: rows with a command tag, or a command tag alone. */
 public sealed interface StatementResult {
 
-    /** The command tag a PostgreSQL client expects, e.g. {@code SELECT 3} or {@code CREATE_MATERIALIZED_VIEW}. */
+    /** The command tag a PostgreSQL client expects, e.g. {@code SELECT 3} or {@code CREATE MATERIALIZED VIEW}. */
     String commandTag();
 
     /** Rows; {@code tag} is null for a query, whose tag is {@code SELECT n}. */

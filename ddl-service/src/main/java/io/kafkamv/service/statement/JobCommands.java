@@ -113,7 +113,7 @@ final class JobCommands {
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 "materialized view \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
         context.store().put(job.withRateLimit(limit));
-        return new StatementResult.Command("ALTER_MATERIALIZED_VIEW");
+        return new StatementResult.Command("ALTER MATERIALIZED VIEW");
     }
 
     StatementResult awaitAll(Session session) {

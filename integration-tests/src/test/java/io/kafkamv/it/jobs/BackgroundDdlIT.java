@@ -43,7 +43,7 @@ class BackgroundDdlIT {
             assertThat(created.exitCode()).as(created.stderr()).isZero();
             String[] lines = created.stdout().split("\n");
             assertThat(lines[0]).isEqualTo("SET");
-            assertThat(lines[1]).isEqualTo("CREATE_MATERIALIZED_VIEW");
+            assertThat(lines[1]).isEqualTo("CREATE MATERIALIZED VIEW");
             String[] job = lines[2].split("\\|");
             assertThat(job[1]).isEqualTo("CREATE MATERIALIZED VIEW m AS SELECT * FROM t");
             assertThat(Double.parseDouble(job[2].replace("%", ""))).as("progress when CREATE returned").isLessThan(10);
@@ -86,7 +86,7 @@ class BackgroundDdlIT {
 
             Psql.Result again = psql.session(List.of("CREATE MATERIALIZED VIEW m AS SELECT count(*) AS n FROM t",
                 "SELECT n FROM m"), "-A", "-t");
-            assertThat(again.stdout()).isEqualTo("CREATE_MATERIALIZED_VIEW\n300000\n");
+            assertThat(again.stdout()).isEqualTo("CREATE MATERIALIZED VIEW\n300000\n");
         }
     }
 

@@ -142,6 +142,22 @@ class ArithmeticMatchesPostgresIT {
         }
     }
 
+    /** Calls are named after their function as PostgreSQL names it, also where Calcite knows it otherwise. */
+    @Test
+    void functionCallsAreNamedAsPostgresNamesThem() throws Exception {
+        List<String> queries = List.of(
+            "SELECT md5('a'), trunc(2.567, 2), translate('ab', 'a', 'c'), left('ab', 1), greatest(1, 2), EXISTS (SELECT 1)",
+            "SELECT count(*) FILTER (WHERE true), string_agg('a', ',' ORDER BY 1)",
+            "SELECT row_number() OVER (), sum(1) OVER ()");
+        try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
+             Connection postgres = postgres()) {
+            for (String query : queries) {
+                assertThat(labels(ours, query)).as(query).isEqualTo(labels(postgres, query));
+                assertThat(rows(ours, query)).as(query).isEqualTo(rows(postgres, query));
+            }
+        }
+    }
+
     @Test
     void aValueTooLargeForItsColumnIsANumericFieldOverflow() throws Exception {
         try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");

@@ -34,7 +34,7 @@ class RestApiIT {
         Response background = post("/v1/statements", statements(
             "CREATE MATERIALIZED VIEW per_customer AS SELECT customer, count(*) AS n, sum(amount) AS total "
                 + "FROM orders GROUP BY customer", true));
-        assertThat(background.body().at("/results/0/tag").asText()).isEqualTo("CREATE_MATERIALIZED_VIEW");
+        assertThat(background.body().at("/results/0/tag").asText()).isEqualTo("CREATE MATERIALIZED VIEW");
 
         JsonNode jobs = get("/v1/jobs").body().get("jobs");
         JsonNode job = jobs.get(jobs.size() - 1);

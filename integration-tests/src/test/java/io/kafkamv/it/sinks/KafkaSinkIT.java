@@ -46,8 +46,8 @@ class KafkaSinkIT {
             "SELECT customer, total FROM totals_back ORDER BY customer"), "-A", "-t");
 
         assertThat(created.exitCode()).as(created.stderr()).isZero();
-        assertThat(created.stdout()).isEqualTo(String.join("\n", "CREATE_TABLE", "INSERT 0 3000", "FLUSH", "SET",
-            "CREATE_SINK", "WAIT", "totals", "CREATE_SOURCE", "c0|1501500", "c1|1499500", "c2|1500500", ""));
+        assertThat(created.stdout()).isEqualTo(String.join("\n", "CREATE TABLE", "INSERT 0 3000", "FLUSH", "SET",
+            "CREATE SINK", "WAIT", "totals", "CREATE SOURCE", "c0|1501500", "c1|1499500", "c2|1500500", ""));
 
         psql.session(List.of("DELETE FROM orders WHERE customer = 'c1'", "UPDATE orders SET amount = 0 WHERE id = 3"));
         await().atMost(Duration.ofSeconds(30)).until(
@@ -55,7 +55,7 @@ class KafkaSinkIT {
         await().atMost(Duration.ofSeconds(30)).until(
             () -> psql.value("SELECT count(*) FROM totals_back WHERE customer = 'c1'"), "0"::equals);
 
-        assertThat(psql.run("DROP SINK totals").stdout()).contains("DROP_SINK");
+        assertThat(psql.run("DROP SINK totals").stdout()).contains("DROP SINK");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
             SERVICE.service().bootstrapServers()))) {
             assertThat(admin.listTopics().names().get()).as("a sink's topic belongs to its readers")
@@ -89,7 +89,7 @@ class KafkaSinkIT {
                 "SELECT region, total, n, last_sale FROM per_region_back ORDER BY region"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).endsWith("CREATE_SINK\nCREATE_SOURCE\n" + query(psql, SALES_PER_REGION))
+            assertThat(created.stdout()).endsWith("CREATE SINK\nCREATE_SOURCE\n" + query(psql, SALES_PER_REGION))
                 .contains("north|12.75|2|2026-11-27\n");
             // Read as any Avro consumer would: the id in each message names the schema in the registry.
             SchemaRegistryClient client = new SchemaRegistryClient(registry.url(), null);

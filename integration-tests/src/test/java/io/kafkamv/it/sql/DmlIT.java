@@ -34,7 +34,7 @@ class DmlIT {
 
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         assertThat(result.stdout()).isEqualTo(String.join("\n",
-            "CREATE_TABLE", "INSERT 0 3", "CREATE_MATERIALIZED_VIEW", "UPDATE 2", "DELETE 1", "UPDATE 1", "FLUSH",
+            "CREATE TABLE", "INSERT 0 3", "CREATE MATERIALIZED VIEW", "UPDATE 2", "DELETE 1", "UPDATE 1", "FLUSH",
             "x|120|2", "2|70", "9|50", ""));
     }
 
@@ -46,7 +46,7 @@ class DmlIT {
             "SELECT id::text || ':' || t, t::float8 * 2, CAST(id AS float8) / 2 FROM casted ORDER BY id"), "-A", "-t");
 
         assertThat(result.exitCode()).as(result.stderr()).isZero();
-        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE_TABLE", "INSERT 0 2", "7:42|84|3.5", "8:4.5|9|4", ""));
+        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE TABLE", "INSERT 0 2", "7:42|84|3.5", "8:4.5|9|4", ""));
     }
 
     @Test
@@ -85,7 +85,7 @@ class DmlIT {
             ""));
         Psql.Result result = SERVICE.psql().session(List.of(), "-A", "-t", "-f", script.toString());
 
-        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE_TABLE", "COPY 2", "COPY 1",
+        assertThat(result.stdout()).isEqualTo(String.join("\n", "CREATE TABLE", "COPY 2", "COPY 1",
             "1,ann,1.50,t", "2,,,", "3,\"quoted, \"\"comma\"\"\",,", ""));
         assertThat(result.stderr()).contains("ERROR:  invalid input syntax for type numeric: \"lots\"")
             .contains("CONTEXT:  COPY loaded, line 2, column price: \"lots\"");

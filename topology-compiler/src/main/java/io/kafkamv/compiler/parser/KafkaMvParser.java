@@ -8,12 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.SqlType;
+import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -45,7 +47,9 @@ import org.apache.calcite.util.SourceStringReader;
  * <li>a cast to {@code numeric} without a precision keeps the value's digits ({@code 1.50::numeric} is 1.50): it is
  * a call of {@code to_numeric}, which Calcite cannot fold into a constant of scale 0 as it folds a cast (see
  * {@link UnconstrainedNumerics});
- * <li>{@code now()} is {@code current_timestamp} as a timestamptz, and a select item of it is named now.
+ * <li>{@code now()} is {@code current_timestamp} as a timestamptz, and a select item of it is named now;
+ * <li>a call of a function of Calcite's PostgreSQL library is found whatever its case (see
+ * {@link PostgresLibraryFunctions}).
  * </ul>
  */
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
@@ -125,6 +129,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             if (isNow(call)) {
                 return now(call.getParserPosition());
             }
+            if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function) {
+                libraryFunction(function).ifPresent(basic::setOperator);
+            }
             if (call instanceof SqlSelect select) {
                 nameNowColumns(select);
             }
@@ -183,6 +190,16 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 }
             }
             return row;
+        }
+
+        /** A call of a function of Calcite's PostgreSQL library under the name that library knows it by. */
+        private static Optional<SqlUnresolvedFunction> libraryFunction(SqlUnresolvedFunction function) {
+            SqlIdentifier name = function.getSqlIdentifier();
+            if (name == null || !name.isSimple() || name.isComponentQuoted(0)) {
+                return Optional.empty();
+            }
+            return PostgresLibraryFunctions.libraryName(name.getSimple()).map(library -> new SqlUnresolvedFunction(
+                new SqlIdentifier(library, name.getParserPosition()), null, null, null, null, function.getFunctionType()));
         }
 
         /** {@code now()}, PostgreSQL's name of the statement's {@code current_timestamp}, a timestamptz. */

@@ -19,12 +19,12 @@ public enum SqlObjectKind {
         return sql;
     }
 
-    /** The command tag PostgreSQL clients get for creating one, e.g. {@code CREATE_MATERIALIZED_VIEW}. */
+    /** The command tag PostgreSQL clients get for creating one, e.g. {@code CREATE MATERIALIZED VIEW}, as PostgreSQL names it. */
     public String createTag() {
-        return "CREATE_" + sql.replace(' ', '_');
+        return "CREATE " + sql;
     }
 
     public String dropTag() {
-        return "DROP_" + sql.replace(' ', '_');
+        return "DROP " + sql;
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -67,8 +68,15 @@ public final class ResultNames {
         if (call instanceof SqlCase caseCall) {
             return orWeak(caseCall.getElseOperand() == null ? Figured.NONE : figure(caseCall.getElseOperand()), "case");
         }
+        if (call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.FILTER || call.getKind() == SqlKind.WITHIN_GROUP) {
+            return figure(call.operand(0));
+        }
+        if (call.getKind() == SqlKind.EXISTS) {
+            return new Figured("exists", true);
+        }
         if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
-            return new Figured(SystemFunctions.resultName(function.getName().toLowerCase(Locale.ROOT)), true);
+            String name = function.getName().toLowerCase(Locale.ROOT);
+            return new Figured(PostgresLibraryFunctions.postgresName(SystemFunctions.resultName(name)), true);
         }
         return Figured.NONE;
     }
