@@ -179,7 +179,9 @@ public final class QueryEngine {
             String label = meta.getColumnLabel(i);
             String name = label.startsWith("EXPR$") && i <= names.size() ? names.get(i - 1) : label;
             // Calcite's driver gives a timestamptz JDBC's type of a timestamp; its type name tells them apart.
-            SqlType type = meta.getColumnTypeName(i).startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? SqlType.TIMESTAMPTZ
+            String typeName = meta.getColumnTypeName(i);
+            SqlType type = typeName.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? SqlType.TIMESTAMPTZ
+                : isDayTimeInterval(typeName) ? SqlType.INTERVAL
                 : sqlType(meta.getColumnType(i));
             columns.add(new ResultColumn(name, type));
         }
@@ -200,6 +202,11 @@ public final class QueryEngine {
         io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(root);
         catalogSchemas.accept(root);
         return connection;
+    }
+
+    /** Calcite's driver names an interval's type by its units, as {@code INTERVAL_DAY_SECOND}; a JDBC type it has none. */
+    private static boolean isDayTimeInterval(String typeName) {
+        return typeName.startsWith("INTERVAL") && !typeName.contains("YEAR") && !typeName.contains("MONTH");
     }
 
     private static SqlType sqlType(int jdbcType) {

@@ -59,7 +59,7 @@ class BadRecordsIT {
             "SELECT n, total FROM totals"), "-A", "-t");
 
         assertThat(created.exitCode()).as(created.stderr()).isZero();
-        assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\n2|50\n");
+        assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n2|50\n");
         List<String> reasons = reasons(kafka);
         assertThat(reasons).hasSize(6).filteredOn(reason -> reason.startsWith("not JSON: ")).hasSize(1);
         assertThat(reasons).filteredOn(reason -> !reason.startsWith("not JSON: ")).containsExactlyInAnyOrder(

@@ -44,7 +44,7 @@ class JobControlIT {
             assertThat(job(service, id).get("backfillRateLimit").asLong()).isZero();
 
             assertThat(psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 20000").stdout())
-                .isEqualTo("ALTER_MATERIALIZED_VIEW\n");
+                .isEqualTo("ALTER MATERIALIZED VIEW\n");
             await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.only(psql).percent() > 0);
             service.kill();
         }

@@ -148,7 +148,8 @@ class ArithmeticMatchesPostgresIT {
         List<String> queries = List.of(
             "SELECT md5('a'), trunc(2.567, 2), translate('ab', 'a', 'c'), left('ab', 1), greatest(1, 2), EXISTS (SELECT 1)",
             "SELECT count(*) FILTER (WHERE true), string_agg('a', ',' ORDER BY 1)",
-            "SELECT row_number() OVER (), sum(1) OVER ()");
+            "SELECT row_number() OVER (), sum(1) OVER ()",
+            "SELECT interval '1 day 02:00:00', interval '-90 minutes' AS back, timestamp '2026-01-01' + interval '1 month'");
         try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
              Connection postgres = postgres()) {
             for (String query : queries) {

@@ -89,7 +89,7 @@ class KafkaSinkIT {
                 "SELECT region, total, n, last_sale FROM per_region_back ORDER BY region"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).endsWith("CREATE SINK\nCREATE_SOURCE\n" + query(psql, SALES_PER_REGION))
+            assertThat(created.stdout()).endsWith("CREATE SINK\nCREATE SOURCE\n" + query(psql, SALES_PER_REGION))
                 .contains("north|12.75|2|2026-11-27\n");
             // Read as any Avro consumer would: the id in each message names the schema in the registry.
             SchemaRegistryClient client = new SchemaRegistryClient(registry.url(), null);

@@ -69,7 +69,7 @@ class AvroSourceIT {
                     + "FROM payments GROUP BY channel",
                 "SELECT channel, n, total FROM per_channel ORDER BY channel"), "-A", "-t");
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\ncard|2|11.75\ncash|1|3.00\n");
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\ncard|2|11.75\ncash|1|3.00\n");
             assertThat(psql.value("SELECT channel || ' ' || amount FROM payments WHERE id = 2"))
                 .as("columns from the registry").isEqualTo("cash 3.00");
 

@@ -45,7 +45,7 @@ class CsvSourceIT {
             "SELECT sensor, n, hottest FROM per_sensor ORDER BY sensor"), "-A", "-t");
 
         assertThat(created.exitCode()).as(created.stderr()).isZero();
-        assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\ns1|2|21.5\ns2|1|\n");
+        assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\ns1|2|21.5\ns2|1|\n");
         produce(kafka, "s2|25.0|on");
         await().atMost(Duration.ofSeconds(30)).until(
             () -> psql.value("SELECT hottest FROM per_sensor WHERE sensor = 's2'"), "25.0"::equals);

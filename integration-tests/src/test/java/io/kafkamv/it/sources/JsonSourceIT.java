@@ -51,7 +51,7 @@ class JsonSourceIT {
                 "SHOW SOURCES"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\n/docs|1|300\n/home|2|120\nclicks|web-clicks|json|2\n");
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n/docs|1|300\n/home|2|120\nclicks|web-clicks|json|2\n");
             assertThat(deadLetters(kafka)).containsExactlyInAnyOrder(
                 "not json at all|not JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
                 "{\"page\": \"/docs\", \"ms\": \"fast\"}|field \"ms\" does not fit type integer: \"fast\"");
@@ -105,7 +105,7 @@ class JsonSourceIT {
                 "SELECT parcel, coalesce(trace, '-'), _kafka_partition, off, k FROM deliveries ORDER BY off"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\n0|2\n60000|1\n"
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n0|2\n60000|1\n"
                 + "p0|t-0|0|0|\\x6b30\np1|-|0|1|\\x6b31\np2|t-2|0|2|\\x6b32\n");
             assertThat(psql.run("CREATE SOURCE odd (a INT) INCLUDE nonsense WITH (connector = 'kafka', topic = 'deliveries')")
                 .stderr()).contains("a source cannot INCLUDE nonsense").contains("INCLUDE timestamp, partition, offset");
@@ -137,7 +137,7 @@ class JsonSourceIT {
                 "SELECT skus, units FROM in_stock"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\n2|13\n");
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n2|13\n");
             assertThat(psql.run("CREATE SOURCE odd (a INT PRIMARY KEY) WITH (connector = 'kafka', topic = 'stock', "
                 + "key.format = 'xml')").stderr()).contains("key.format 'xml' is not supported");
         }
@@ -163,7 +163,7 @@ class JsonSourceIT {
                     + "FROM accounts GROUP BY owner",
                 "SELECT owner, n, total FROM per_owner ORDER BY owner"), "-A", "-t");
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE_MATERIALIZED_VIEW\nann|2|11.50\nbob|1|3\n");
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\nann|2|11.50\nbob|1|3\n");
 
             produceTo(kafka, "pg.public.accounts",
                 change("u", "{\"id\": 2, \"owner\": \"bob\", \"balance\": 3}", "{\"id\": 2, \"owner\": \"ann\", \"balance\": 4}"),

@@ -11,8 +11,10 @@ import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
+import io.kafkamv.compiler.postgres.PostgresIntervals;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -119,6 +121,10 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
          */
         @Override
         public SqlNode visit(SqlCall call) {
+            SqlCharStringLiteral intervalText = PostgresIntervals.text(call);
+            if (intervalText != null) {
+                return interval(intervalText);
+            }
             if (call.getKind() == SqlKind.CAST && call.operandCount() == 2
                 && call.operand(1) instanceof SqlDataTypeSpec spec) {
                 return cast(call, spec);
@@ -244,6 +250,26 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             return call;
         }
 
+        private SqlNode interval(SqlCharStringLiteral text) {
+            PostgresInterval interval;
+            try {
+                interval = PostgresInterval.parse(text.getValueAs(String.class));
+            } catch (InvalidInputException e) {
+                throw invalid(text, e);
+            }
+            try {
+                return PostgresIntervals.literal(interval, text.getParserPosition());
+            } catch (PostgresIntervals.MixedIntervalException e) {
+                throw new CompileException(CompileException.Category.UNSUPPORTED, e.getMessage() + ": '"
+                    + text.getValueAs(String.class) + "'", positionOf(text),
+                    "Add the parts one at a time, as in ts + interval '1 month' + interval '2 days'.");
+            }
+        }
+
+        private int positionOf(SqlNode node) {
+            return sql == null ? 0 : CompileException.positionOf(sql, node.getParserPosition());
+        }
+
         private byte[] bytea(SqlCharStringLiteral literal) {
             try {
                 return PostgresTextInput.bytea(literal.getValueAs(String.class));
@@ -261,7 +287,7 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         }
 
         private CompileException invalid(SqlCharStringLiteral literal, InvalidInputException e) {
-            int position = sql == null ? 0 : CompileException.positionOf(sql, literal.getParserPosition());
+            int position = positionOf(literal);
             CompileException.Category category = switch (e.reason()) {
                 case SYNTAX -> CompileException.Category.INVALID_TEXT;
                 case DATETIME_SYNTAX -> CompileException.Category.INVALID_DATETIME;

@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
@@ -52,6 +53,9 @@ public final class ResultNames {
     private static Figured figure(SqlNode item) {
         if (item instanceof SqlIdentifier identifier) {
             return identifier.isStar() ? Figured.NONE : new Figured(identifier.names.get(identifier.names.size() - 1), true);
+        }
+        if (item instanceof SqlIntervalLiteral) {
+            return new Figured("interval", false);
         }
         if (!(item instanceof SqlCall call)) {
             return Figured.NONE;
