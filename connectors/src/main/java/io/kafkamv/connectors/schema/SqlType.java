@@ -70,6 +70,11 @@ public enum SqlType {
         return postgresName;
     }
 
+    /** Whether this is one of the integer types, smallint, integer and bigint. */
+    public boolean isInteger() {
+        return this == SMALLINT || this == INTEGER || this == BIGINT;
+    }
+
     /** Every name a type goes by, in lower case, e.g. {@code int4} and {@code integer}. */
     public static Map<String, SqlType> names() {
         return ALIASES;

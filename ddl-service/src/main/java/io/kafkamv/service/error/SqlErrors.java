@@ -39,7 +39,8 @@ public final class SqlErrors {
             case DATETIME_SYNTAX -> SqlState.INVALID_DATETIME_FORMAT;
             case DATETIME_FIELD_OUT_OF_RANGE -> SqlState.DATETIME_FIELD_OVERFLOW;
             case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
-            case UNKNOWN_TIME_ZONE -> SqlState.INVALID_PARAMETER_VALUE;
+            case INVALID_PARAMETER -> SqlState.INVALID_PARAMETER_VALUE;
+            case UNSUPPORTED -> SqlState.FEATURE_NOT_SUPPORTED;
         };
     }
 

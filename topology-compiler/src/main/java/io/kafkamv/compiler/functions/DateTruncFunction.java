@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.kafkamv.compiler.types.InvalidInputException;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
@@ -75,7 +76,8 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
     public static long truncate(String field, long timestamp) {
         String unit = UNITS.get(field.strip().toLowerCase(Locale.ROOT));
         if (unit == null) {
-            throw new IllegalArgumentException("unit \"" + field + "\" not recognized for date_trunc");
+            throw new InvalidInputException("unit \"" + field + "\" not recognized for date_trunc",
+                InvalidInputException.Reason.INVALID_PARAMETER);
         }
         LocalDateTime time = LocalDateTime.ofEpochSecond(Math.floorDiv(timestamp, 1000L),
             (int) Math.floorMod(timestamp, 1000L) * 1_000_000, ZoneOffset.UTC);

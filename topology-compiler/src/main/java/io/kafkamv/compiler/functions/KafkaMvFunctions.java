@@ -42,6 +42,7 @@ public final class KafkaMvFunctions {
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());
+        DatePartFunction.addTo(schema);
     }
 
     /**

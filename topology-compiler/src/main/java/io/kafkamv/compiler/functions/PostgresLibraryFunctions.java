@@ -20,11 +20,13 @@ public final class PostgresLibraryFunctions {
 
     private static final Set<String> OURS = Set.of("LENGTH");
 
-    /** PostgreSQL's names of functions Calcite has under another name. */
-    private static final Map<String, String> CALCITE_NAMES = Map.of("TRUNC", "TRUNCATE");
+    /** PostgreSQL's names of functions Calcite has under another name, or that kafka-mv defines in its place. */
+    private static final Map<String, String> CALCITE_NAMES = Map.of("TRUNC", "TRUNCATE",
+        "DATE_PART", DatePartFunction.DATE_PART);
 
     /** Calcite's names of functions PostgreSQL calls otherwise, for the names of result columns. */
-    private static final Map<String, String> POSTGRES_NAMES = Map.of("truncate", "trunc", "translate3", "translate");
+    private static final Map<String, String> POSTGRES_NAMES = Map.of("truncate", "trunc", "translate3", "translate",
+        DatePartFunction.DATE_PART, "date_part", DatePartFunction.EXTRACT, "extract");
 
     private static final Set<String> NAMES = SqlLibraryOperatorTableFactory.INSTANCE
         .getOperatorTable(SqlLibrary.POSTGRESQL).getOperatorList().stream()

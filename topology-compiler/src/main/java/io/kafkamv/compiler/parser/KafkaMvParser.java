@@ -8,6 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.functions.DatePartFunction;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
@@ -24,6 +25,7 @@ import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -132,6 +134,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             if (call.getKind() == SqlKind.ROW) {
                 return valuesRow(call);
             }
+            if (call.getKind() == SqlKind.EXTRACT && call.operand(0) instanceof SqlIntervalQualifier field) {
+                return extract(call, field);
+            }
             if (isNow(call)) {
                 return now(call.getParserPosition());
             }
@@ -196,6 +201,19 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 }
             }
             return row;
+        }
+
+        /**
+         * {@code EXTRACT(field FROM source)} as PostgreSQL computes it (see {@link DatePartFunction}), the field as
+         * the text PostgreSQL's {@code date_part} takes.
+         */
+        private SqlNode extract(SqlCall call, SqlIntervalQualifier field) {
+            String name = field.timeFrameName != null ? field.timeFrameName : field.timeUnitRange.name();
+            SqlParserPos pos = call.getParserPosition();
+            return new SqlUnresolvedFunction(new SqlIdentifier(DatePartFunction.EXTRACT, pos), null, null, null, null,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(pos,
+                SqlLiteral.createCharString(name.toLowerCase(Locale.ROOT), field.getParserPosition()),
+                call.operand(1).accept(this));
         }
 
         /** A call of a function of Calcite's PostgreSQL library under the name that library knows it by. */
@@ -293,7 +311,8 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 case DATETIME_SYNTAX -> CompileException.Category.INVALID_DATETIME;
                 case DATETIME_FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
                 case OUT_OF_RANGE -> CompileException.Category.VALUE_OUT_OF_RANGE;
-                case UNKNOWN_TIME_ZONE -> CompileException.Category.INVALID_OPTION;
+                case INVALID_PARAMETER -> CompileException.Category.INVALID_OPTION;
+                case UNSUPPORTED -> CompileException.Category.UNSUPPORTED;
             };
             return new CompileException(category, e.getMessage(), position, null);
         }

@@ -14,8 +14,10 @@ public final class InvalidInputException extends IllegalArgumentException {
         DATETIME_FIELD_OUT_OF_RANGE,
         /** 22003: a number too large for the type. */
         OUT_OF_RANGE,
-        /** 22023: a time zone that does not exist. */
-        UNKNOWN_TIME_ZONE
+        /** 22023: a parameter that names nothing the function knows, as a time zone or a unit that does not exist. */
+        INVALID_PARAMETER,
+        /** 0A000: a parameter PostgreSQL knows but not for this type, as the hour of a date. */
+        UNSUPPORTED
     }
 
     private final Reason reason;

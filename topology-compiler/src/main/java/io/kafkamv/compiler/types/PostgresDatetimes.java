@@ -99,7 +99,7 @@ public final class PostgresDatetimes {
             return ZoneId.of(zone.equalsIgnoreCase("utc") ? "UTC" : zone);
         } catch (DateTimeException e) {
             throw new InvalidInputException("time zone \"" + zone.toLowerCase(Locale.ROOT) + "\" not recognized",
-                InvalidInputException.Reason.UNKNOWN_TIME_ZONE);
+                InvalidInputException.Reason.INVALID_PARAMETER);
         }
     }
 

@@ -23,10 +23,12 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutorImpl;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
  * Evaluates a {@link CalcStep} on rows: the step's SQL is planned again over its input and its
@@ -77,7 +79,8 @@ public final class CalcEvaluator {
                 "stored step " + step.id() + " is not a single calculation: " + step.sql(), 0, null);
         }
         RelDataType inputType = CalciteTypes.rowType(inputSchema, planner.typeFactory());
-        List<RexNode> projects = program.getProjectList().stream().map(program::expandLocalRef).toList();
+        List<RexNode> projects = asStored(program.getProjectList().stream().map(program::expandLocalRef).toList(),
+            step.schema(), planner);
         Function1<DataContext, Object[]> projection =
             RexExecutorImpl.getExecutable(planner.rexBuilder(), projects, inputType).getFunction();
         Supplier<List<Function1<DataContext, Object[]>>> eachProjection = () -> projects.stream()
@@ -91,6 +94,31 @@ public final class CalcEvaluator {
             .toArray();
         return new CalcEvaluator(step.id(), condition, projection, eachProjection, step.schema().columns().stream().map(Column::name).toList(),
             (JavaTypeFactory) planner.typeFactory(), binaryColumns, errors);
+    }
+
+    /**
+     * The step's expressions with the types its stored schema gives them. A view created by an earlier kafka-mv
+     * keeps the types its rows were written with, where this kafka-mv would give an expression another (as
+     * EXTRACT became a numeric, as in PostgreSQL): the value is cast to the stored type.
+     */
+    private static List<RexNode> asStored(List<RexNode> projects, RowSchema stored, QueryPlanner planner) {
+        List<RexNode> result = new java.util.ArrayList<>(projects.size());
+        for (int i = 0; i < projects.size(); i++) {
+            RexNode project = projects.get(i);
+            Column column = stored.columns().get(i);
+            SqlType type = CalciteTypes.sqlType(project.getType());
+            if (type == column.type()) {
+                result.add(project);
+                continue;
+            }
+            RexBuilder rex = planner.rexBuilder();
+            // Calcite's bigint EXTRACT cut a fraction off; a cast would round it.
+            RexNode value = type == SqlType.DECIMAL && column.type().isInteger()
+                ? rex.makeCall(SqlStdOperatorTable.TRUNCATE, project, rex.makeExactLiteral(java.math.BigDecimal.ZERO))
+                : project;
+            result.add(rex.makeCast(CalciteTypes.type(column, planner.typeFactory()), value, true, false));
+        }
+        return result;
     }
 
     public boolean hasCondition() {
