@@ -118,7 +118,7 @@ public final class QueryEngine {
                 while (resultSet.next()) {
                     Object[] row = new Object[count];
                     for (int i = 1; i <= count; i++) {
-                        row[i - 1] = resultSet.getObject(i);
+                        row[i - 1] = value(resultSet.getObject(i));
                     }
                     action.accept(row);
                 }
@@ -202,6 +202,19 @@ public final class QueryEngine {
         io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(root);
         catalogSchemas.accept(root);
         return connection;
+    }
+
+    /** A value as the endpoints write it: Calcite's driver gives an array as a JDBC array, written from its list. */
+    private static Object value(Object value) throws SQLException {
+        if (!(value instanceof java.sql.Array array)) {
+            return value;
+        }
+        Object elements = array.getArray();
+        List<Object> list = new ArrayList<>();
+        for (int i = 0; i < java.lang.reflect.Array.getLength(elements); i++) {
+            list.add(value(java.lang.reflect.Array.get(elements, i)));
+        }
+        return list;
     }
 
     /** Calcite's driver names an interval's type by its units, as {@code INTERVAL_DAY_SECOND}; a JDBC type it has none. */

@@ -72,6 +72,9 @@ public final class PostgresTextOutput {
         if (value instanceof OffsetDateTime dateTime) {
             return TIMESTAMPTZ.format(dateTime);
         }
+        if (value instanceof java.util.List<?> elements) {
+            return array(elements);
+        }
         if (value instanceof byte[] bytes) {
             StringBuilder hex = new StringBuilder("\\x");
             for (byte b : bytes) {
@@ -80,6 +83,34 @@ public final class PostgresTextOutput {
             return hex.toString();
         }
         return value.toString();
+    }
+
+    /**
+     * An array as PostgreSQL writes one, {@code {1,2,NULL}}: an element that is empty, says NULL, or holds a brace,
+     * comma, quote, backslash or space is quoted, its quotes and backslashes escaped.
+     */
+    private static String array(java.util.List<?> elements) {
+        StringBuilder out = new StringBuilder("{");
+        for (int i = 0; i < elements.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            Object element = elements.get(i);
+            String text = format(element);
+            if (text == null) {
+                out.append("NULL");
+            } else if (element instanceof java.util.List<?> || !needsQuotes(text)) {
+                out.append(text);
+            } else {
+                out.append('"').append(text.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+            }
+        }
+        return out.append('}').toString();
+    }
+
+    private static boolean needsQuotes(String text) {
+        return text.isEmpty() || text.equalsIgnoreCase("NULL") || text.chars().anyMatch(c -> c == '{' || c == '}'
+            || c == ',' || c == '"' || c == '\\' || Character.isWhitespace(c));
     }
 
     /**

@@ -1,10 +1,13 @@
 package io.kafkamv.compiler.types;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 
 import org.assertj.core.api.SoftAssertions;
@@ -36,6 +39,22 @@ class PostgresTextOutputMatchesPostgresIT {
             }
         }
         softly.assertAll();
+    }
+
+    @Test
+    void arraysAreWrittenAsPostgresWritesThem() throws SQLException {
+        try (Connection postgres = DriverManager.getConnection(
+                env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
+                env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+            assertThat(PostgresTextOutput.format(Arrays.asList(
+                    "a", "b c", "", null, "x\"y", "NULL", "back\\slash", "{}", "1,2")))
+                .isEqualTo(postgres(postgres, "SELECT (ARRAY['a', 'b c', '', NULL, 'x\"y', 'NULL', 'back\\slash', '{}', '1,2', ?])"
+                    + "[1:9]::text", "unused"));
+            assertThat(PostgresTextOutput.format(Arrays.asList(1, null, -2)))
+                .isEqualTo(postgres(postgres, "SELECT (ARRAY[1, NULL, -2, length(?)])[1:3]::text", "x"));
+            assertThat(PostgresTextOutput.format(List.of(1.5, 0.1)))
+                .isEqualTo(postgres(postgres, "SELECT (ARRAY[1.5::float8, 0.1, length(?)])[1:2]::text", "x"));
+        }
     }
 
     private static String postgres(Connection postgres, String sql, String value) throws SQLException {
