@@ -319,7 +319,7 @@ SqlDrop SqlDropObjectStatement(Span s, boolean replace) :
     }
 }
 
-/** SHOW JOBS | TABLES | SOURCES | MATERIALIZED VIEWS | SINKS | INDEXES | ALL | variable. */
+/** SHOW JOBS | TABLES | SOURCES | MATERIALIZED VIEWS | SINKS | INDEXES | ALL | TIME ZONE | variable. */
 SqlNode SqlShowStatement() :
 {
     final Span s;
@@ -341,6 +341,8 @@ SqlNode SqlShowStatement() :
         LOOKAHEAD(2) <INDEXES> { return SqlShow.of(s.end(this), SqlShow.What.INDEXES); }
     |
         LOOKAHEAD(2) <ALL> { return SqlShow.of(s.end(this), SqlShow.What.ALL); }
+    |
+        LOOKAHEAD(2) <TIME> <ZONE> { return SqlShow.variable(s.end(this), new SqlIdentifier("timezone", s.end(this))); }
     |
         name = CompoundIdentifier() { return SqlShow.variable(s.end(this), name); }
     )

@@ -3,8 +3,11 @@ package io.kafkamv.service.query;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.NumericDivision;
 import io.kafkamv.compiler.postgres.PostgresExpressions;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -12,6 +15,7 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
@@ -45,13 +49,13 @@ public final class PostgresQueryRules {
     }
 
     /** Plans the calling thread's queries with PostgreSQL's division until the returned handle is closed. */
-    static Hook.Closeable inThisThread(String user) {
+    static Hook.Closeable inThisThread(QueryEngine.Caller caller) {
         return Hook.PROGRAM.addThread((Holder<Program> program) -> {
             Program planned = program.get() == null ? Programs.standard() : program.get();
             program.set(Programs.sequence(
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true, user)),
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true, caller)),
                 planned,
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false, user))));
+                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false, caller))));
         });
     }
 
@@ -61,11 +65,11 @@ public final class PostgresQueryRules {
      */
     private static final class EveryNode extends RelHomogeneousShuttle {
         private final boolean beforeProgram;
-        private final String user;
+        private final QueryEngine.Caller caller;
 
-        EveryNode(boolean beforeProgram, String user) {
+        EveryNode(boolean beforeProgram, QueryEngine.Caller caller) {
             this.beforeProgram = beforeProgram;
-            this.user = user;
+            this.caller = caller;
         }
 
         @Override
@@ -82,7 +86,7 @@ public final class PostgresQueryRules {
             }
             RexBuilder rex = visited.getCluster().getRexBuilder();
             visited = visited.accept(new PostgresExpressions(rex));
-            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new SessionUser(rex, user)) : visited;
+            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new SessionValues(rex, caller)) : visited;
         }
     }
 
@@ -176,21 +180,31 @@ public final class PostgresQueryRules {
         }
     }
 
-    /** {@code current_user}, {@code session_user} and {@code user} are the session's user, as in PostgreSQL. */
-    private static final class SessionUser extends RexShuttle {
+    /**
+     * {@code current_user}, {@code session_user} and {@code user} are the session's user, and
+     * {@code current_setting('name')} the session's value of the setting, as in PostgreSQL.
+     */
+    private static final class SessionValues extends RexShuttle {
         private final RexBuilder rex;
-        private final String user;
+        private final QueryEngine.Caller caller;
 
-        SessionUser(RexBuilder rex, String user) {
+        SessionValues(RexBuilder rex, QueryEngine.Caller caller) {
             this.rex = rex;
-            this.user = user;
+            this.caller = caller;
         }
 
         @Override
         public RexNode visitCall(org.apache.calcite.rex.RexCall call) {
-            if (user != null && (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
+            if (caller != null && (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
                 || call.getOperator() == SqlStdOperatorTable.SESSION_USER || call.getOperator() == SqlStdOperatorTable.USER)) {
-                return rex.makeLiteral(user, call.getType(), false);
+                return rex.makeLiteral(caller.user(), call.getType(), false);
+            }
+            if (caller != null && call.getOperator().getName().equals(SystemFunctions.CURRENT_SETTING)
+                && call.getOperands().get(0) instanceof RexLiteral literal && literal.getValueAs(String.class) != null) {
+                String name = literal.getValueAs(String.class);
+                String value = caller.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT,
+                    "unrecognized configuration parameter \"" + name + "\""));
+                return rex.makeLiteral(value, call.getType(), false);
             }
             return super.visitCall(call);
         }

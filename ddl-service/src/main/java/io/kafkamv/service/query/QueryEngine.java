@@ -75,6 +75,9 @@ public final class QueryEngine {
     public interface Caller {
         String user();
 
+        /** The session's value of a setting, as SHOW gives it. */
+        Optional<String> variable(String name);
+
         void running(Cancellable statement);
     }
 
@@ -103,7 +106,7 @@ public final class QueryEngine {
     }
 
     private List<ResultColumn> forEachRow(String sql, List<String> names, Caller caller, Consumer<Object[]> action) {
-        Hook.Closeable division = PostgresQueryRules.inThisThread(caller.user());
+        Hook.Closeable division = PostgresQueryRules.inThisThread(caller);
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
             caller.running(() -> {
                 try {

@@ -16,16 +16,19 @@ import io.kafkamv.service.tables.TableWriter;
 public final class Session implements QueryEngine.Caller {
 
     /** Variables every session has, with their defaults; clients may set others too. */
-    private static final Map<String, String> DEFAULTS = Map.of(
-        "background_ddl", "false",
-        "backfill_rate_limit", "-1",
-        "client_encoding", "UTF8",
-        "datestyle", "ISO, MDY",
-        "timezone", "UTC",
-        "server_version", SystemFunctions.SERVER_VERSION,
-        "standard_conforming_strings", "on",
-        "transaction_isolation", "read committed",
-        "application_name", "");
+    private static final Map<String, String> DEFAULTS = Map.ofEntries(
+        Map.entry("background_ddl", "false"),
+        Map.entry("backfill_rate_limit", "-1"),
+        Map.entry("client_encoding", "UTF8"),
+        Map.entry("datestyle", "ISO, MDY"),
+        Map.entry("intervalstyle", "postgres"),
+        Map.entry("timezone", "UTC"),
+        Map.entry("server_version", SystemFunctions.SERVER_VERSION),
+        Map.entry("server_version_num", SystemFunctions.SERVER_VERSION_NUM),
+        Map.entry("standard_conforming_strings", "on"),
+        Map.entry("integer_datetimes", "on"),
+        Map.entry("transaction_isolation", "read committed"),
+        Map.entry("application_name", ""));
 
     private final String user;
     private final String database;

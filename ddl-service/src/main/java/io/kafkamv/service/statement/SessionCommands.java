@@ -93,8 +93,27 @@ final class SessionCommands {
                         "parameter \"backfill_rate_limit\" requires an integer value");
                 }
             }
+            case "timezone" -> validateTimeZone(value);
             default -> {
             }
+        }
+    }
+
+    /**
+     * Every session is at UTC: a timestamptz is shown and read there. A zone that is UTC by another name is
+     * taken; any other is refused, rather than kept in SHOW while values go on being shown at UTC.
+     */
+    private static void validateTimeZone(String value) {
+        java.time.ZoneId zone;
+        try {
+            zone = java.time.ZoneId.of(value.equalsIgnoreCase("utc") || value.equalsIgnoreCase("gmt")
+                ? value.toUpperCase(java.util.Locale.ROOT) : value);
+        } catch (java.time.DateTimeException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \"TimeZone\": \"" + value + "\"");
+        }
+        if (!zone.getRules().isFixedOffset() || zone.getRules().getOffset(java.time.Instant.EPOCH).getTotalSeconds() != 0) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "time zone \"" + value + "\" is not supported: kafka-mv "
+                + "sessions are at UTC", 0, "timestamptz values are shown and read at UTC, with their offset +00.");
         }
     }
 

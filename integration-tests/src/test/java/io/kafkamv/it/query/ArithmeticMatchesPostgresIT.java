@@ -149,6 +149,8 @@ class ArithmeticMatchesPostgresIT {
             "SELECT md5('a'), trunc(2.567, 2), translate('ab', 'a', 'c'), left('ab', 1), greatest(1, 2), EXISTS (SELECT 1)",
             "SELECT count(*) FILTER (WHERE true), string_agg('a', ',' ORDER BY 1)",
             "SELECT row_number() OVER (), sum(1) OVER ()",
+            "WITH x AS (SELECT 1 AS a) SELECT count(*), max(a) FROM x",
+            "SELECT '{\"a\": 1}'::jsonb -> 'a', '{\"a\": 1}'::jsonb ->> 'a'",
             "SELECT extract(second FROM timestamp '2026-01-01 00:00:01.5'), date_part('dow', date '2026-01-01')",
             "SELECT interval '1 day 02:00:00', interval '-90 minutes' AS back, timestamp '2026-01-01' + interval '1 month'");
         try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");

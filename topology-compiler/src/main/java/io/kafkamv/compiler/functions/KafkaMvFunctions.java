@@ -39,10 +39,19 @@ public final class KafkaMvFunctions {
         schema.add(SystemFunctions.CURRENT_SCHEMA, ScalarFunctionImpl.create(SystemFunctions.class, "currentSchema"));
         schema.add("current_database", ScalarFunctionImpl.create(SystemFunctions.class, "currentDatabase"));
         schema.add("pg_sleep", ScalarFunctionImpl.create(SystemFunctions.class, "pgSleep"));
+        schema.add(SystemFunctions.CURRENT_SETTING, ScalarFunctionImpl.create(SystemFunctions.class, "currentSetting"));
+        schema.add(SystemFunctions.PG_TYPEOF, ScalarFunctionImpl.create(SystemFunctions.class, "pgTypeof"));
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());
         DatePartFunction.addTo(schema);
+    }
+
+    /** Whether a call is one of the arrows {@code ->} and {@code ->>}, which PostgreSQL names as operators, ?column?. */
+    public static boolean isArrow(SqlCall call) {
+        String name = call.getOperator().getName();
+        return name.equals("jsonb_field") || name.equals("jsonb_element") || name.equals("jsonb_text_field")
+            || name.equals("jsonb_text_element");
     }
 
     /**

@@ -51,7 +51,8 @@ import org.apache.calcite.util.SourceStringReader;
  * <li>a cast to {@code numeric} without a precision keeps the value's digits ({@code 1.50::numeric} is 1.50): it is
  * a call of {@code to_numeric}, which Calcite cannot fold into a constant of scale 0 as it folds a cast (see
  * {@link UnconstrainedNumerics});
- * <li>{@code now()} is {@code current_timestamp} as a timestamptz, and a select item of it is named now;
+ * <li>{@code now()} and {@code current_timestamp} are the statement's time as a timestamptz, as in PostgreSQL (Calcite's
+ * current_timestamp is a timestamp), and a select item {@code now()} is named now;
  * <li>a call of a function of Calcite's PostgreSQL library is found whatever its case (see
  * {@link PostgresLibraryFunctions}).
  * </ul>
@@ -163,6 +164,10 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
          */
         @Override
         public SqlNode visit(SqlIdentifier identifier) {
+            if (identifier.isSimple() && !identifier.isComponentQuoted(0)
+                && identifier.getSimple().equalsIgnoreCase("current_timestamp")) {
+                return now(identifier.getParserPosition());
+            }
             if (identifier.isSimple() && !identifier.isComponentQuoted(0)
                 && identifier.getSimple().equalsIgnoreCase("current_schema")) {
                 return new SqlUnresolvedFunction(new SqlIdentifier(SystemFunctions.CURRENT_SCHEMA,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
@@ -17,6 +18,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlCase;
 
 /**
@@ -32,6 +34,9 @@ public final class ResultNames {
     /** One name per select item of a query, or an empty list when the query is not a plain SELECT. */
     public static List<String> of(SqlNode query) {
         SqlNode node = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        if (node instanceof SqlWith with) {
+            return of(with.body);
+        }
         if (!(node instanceof SqlSelect select)) {
             return List.of();
         }
@@ -77,6 +82,9 @@ public final class ResultNames {
         }
         if (call.getKind() == SqlKind.EXISTS) {
             return new Figured("exists", true);
+        }
+        if (KafkaMvFunctions.isArrow(call)) {
+            return Figured.NONE;
         }
         if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
             String name = function.getName().toLowerCase(Locale.ROOT);
