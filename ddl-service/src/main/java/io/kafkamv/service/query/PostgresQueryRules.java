@@ -5,13 +5,16 @@ import java.util.List;
 
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.NumericDivision;
+import io.kafkamv.compiler.postgres.Percentiles;
 import io.kafkamv.compiler.postgres.PostgresExpressions;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -23,6 +26,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
@@ -96,7 +100,7 @@ public final class PostgresQueryRules {
      */
     private static RelNode withPostgresAggregates(Aggregate aggregate) {
         if (aggregate.getAggCallList().stream()
-                .noneMatch(call -> isNumericAverage(call) || isSumOfBigints(aggregate, call))) {
+                .noneMatch(call -> isNumericAverage(call) || isSumOfBigints(aggregate, call) || isPercentile(call))) {
             return aggregate;
         }
         RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
@@ -104,6 +108,14 @@ public final class PostgresQueryRules {
         RexBuilder rex = aggregate.getCluster().getRexBuilder();
         List<RelBuilder.AggCall> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
+            if (isPercentile(call)) {
+                RelFieldCollation order = call.collation.getFieldCollations().get(0);
+                RexNode value = builder.field(order.getFieldIndex());
+                calls.add(builder.aggregateCall(SqlLibraryOperators.ARRAY_AGG, value)
+                    .sort(order.direction.isDescending() ? builder.desc(value) : value)
+                    .filter(call.filterArg < 0 ? null : builder.field(call.filterArg)));
+                continue;
+            }
             boolean average = isNumericAverage(call);
             if (!average && !isSumOfBigints(aggregate, call)) {
                 calls.add(builder.aggregateCall(call));
@@ -128,11 +140,35 @@ public final class PostgresQueryRules {
             if (isNumericAverage(call)) {
                 columns.add(NumericDivision.divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
                 next += 2;
+            } else if (isPercentile(call)) {
+                columns.add(rex.makeCall(call.getType(), call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT
+                    ? Percentiles.CONTINUOUS : Percentiles.DISCRETE, List.of(builder.field(next++),
+                    fraction(aggregate, call))));
             } else {
                 columns.add(rex.makeCast(call.getType(), builder.field(next++), true, false));
             }
         }
         return builder.project(columns, aggregate.getRowType().getFieldNames(), true).build();
+    }
+
+    /** {@code percentile_cont} and {@code percentile_disc}, which Calcite plans but cannot run: see {@link Percentiles}. */
+    private static boolean isPercentile(AggregateCall call) {
+        return (call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT
+            || call.getAggregation().getKind() == SqlKind.PERCENTILE_DISC)
+            && call.getArgList().size() == 1 && call.collation.getFieldCollations().size() == 1;
+    }
+
+    /** The fraction a percentile is asked for, a constant of the query, as a double. */
+    private static RexNode fraction(Aggregate aggregate, AggregateCall call) {
+        RexBuilder rex = aggregate.getCluster().getRexBuilder();
+        RexNode fraction = aggregate.getInput() instanceof Project project
+            ? project.getProjects().get(call.getArgList().get(0)) : null;
+        if (!(fraction instanceof RexLiteral)) {
+            throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED,
+                "the fraction of " + call.getAggregation().getName().toLowerCase(java.util.Locale.ROOT)
+                    + " must be a constant");
+        }
+        return rex.makeCast(rex.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), fraction);
     }
 
     private static boolean isSumOfBigints(Aggregate aggregate, AggregateCall call) {

@@ -26,6 +26,7 @@ public final class PostgresLibraryFunctions {
 
     /** Calcite's names of functions PostgreSQL calls otherwise, for the names of result columns. */
     private static final Map<String, String> POSTGRES_NAMES = Map.of("truncate", "trunc", "translate3", "translate",
+        "listagg", "string_agg",
         DatePartFunction.DATE_PART, "date_part", DatePartFunction.EXTRACT, "extract");
 
     private static final Set<String> NAMES = SqlLibraryOperatorTableFactory.INSTANCE

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
@@ -147,7 +148,10 @@ final class PlanBuilder {
         List<AggregateCall> calls = new ArrayList<>();
         for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
             if (!call.collation.getFieldCollations().isEmpty() || call.getArgList().size() > 1) {
-                throw unsupported("aggregate " + call, call.getAggregation().getName());
+                String name = PostgresLibraryFunctions.postgresName(
+                    call.getAggregation().getName().toLowerCase(java.util.Locale.ROOT));
+                throw unsupported(name + (call.collation.getFieldCollations().isEmpty() ? " of several arguments"
+                    : " with an order (WITHIN GROUP or ORDER BY)") + " in a materialized view", name);
             }
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
             calls.add(new AggregateCall(function(call), argument, call.isDistinct(),
