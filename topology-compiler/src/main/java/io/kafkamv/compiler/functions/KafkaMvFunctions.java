@@ -45,6 +45,7 @@ public final class KafkaMvFunctions {
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
         schema.add("DATE_TRUNC", new DateTruncFunction());
         DatePartFunction.addTo(schema);
+        schema.add(EpochFunction.NAME, new EpochFunction());
     }
 
     /** Whether a call is one of the arrows {@code ->} and {@code ->>}, which PostgreSQL names as operators, ?column?. */

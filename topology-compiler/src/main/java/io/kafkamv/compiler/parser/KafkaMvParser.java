@@ -143,10 +143,22 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             }
             if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function) {
                 libraryFunction(function).ifPresent(basic::setOperator);
+                if (basic.getOperator().getName().equals("TO_TIMESTAMP") && basic.operandCount() == 2) {
+                    // Calcite's to_timestamp(text, format) is a timestamp; PostgreSQL's is a timestamptz.
+                    SqlParserPos pos = call.getParserPosition();
+                    visitOperands(call);
+                    return SqlStdOperatorTable.CAST.createCall(pos, call, new SqlDataTypeSpec(
+                        new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos), pos));
+                }
             }
             if (call instanceof SqlSelect select) {
                 nameNowColumns(select);
             }
+            visitOperands(call);
+            return call;
+        }
+
+        private void visitOperands(SqlCall call) {
             List<SqlNode> operands = call.getOperandList();
             for (int i = 0; i < operands.size(); i++) {
                 SqlNode operand = operands.get(i);
@@ -155,7 +167,6 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                     call.setOperand(i, visited);
                 }
             }
-            return call;
         }
 
         /**

@@ -2,14 +2,9 @@ package io.kafkamv.compiler.planner;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import io.kafkamv.compiler.error.CompileException;
-import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.compiler.types.PostgresTypeSystem;
-import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
-import io.kafkamv.connectors.schema.SqlType;
 import org.apache.calcite.rel.rel2sql.SqlImplementor;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -50,34 +45,7 @@ final class CalcSql {
         if (program.getCondition() != null) {
             sql.append(" WHERE ").append(context.toSql(program, program.getCondition()).toSqlString(DIALECT).getSql());
         }
-        String text = sql.toString();
-        checkReadBack(text, input, program.getOutputRowType());
-        return text;
-    }
-
-    /**
-     * Refuses, at CREATE, a step that would not plan again where the view's job starts: this text is all the job
-     * has. Calcite can write SQL that its own parser cannot read; better a clear refusal than a failed job.
-     */
-    private static void checkReadBack(String sql, RowSchema input, RelDataType expected) {
-        List<SqlType> read;
-        try {
-            read = CalciteTypes.schema(new QueryPlanner(Map.of(INPUT, input)).plan(sql).getRowType(), List.of())
-                .columns().stream().map(Column::type).toList();
-        } catch (CompileException e) {
-            throw notStorable(sql, e.getMessage());
-        }
-        List<SqlType> written = CalciteTypes.schema(expected, List.of()).columns().stream().map(Column::type).toList();
-        if (!read.equals(written)) {
-            throw notStorable(sql, "it reads back as " + read + ", not " + written);
-        }
-    }
-
-    private static CompileException notStorable(String sql, String reason) {
-        return new CompileException(CompileException.Category.UNSUPPORTED,
-            "kafka-mv cannot store an expression of this query for its view's job (" + reason + "): " + sql, 0,
-            "This is a gap in kafka-mv; please report it with the statement. Rewriting the expression, for example "
-                + "with an explicit cast, may avoid it.");
+        return sql.toString();
     }
 
     /**
