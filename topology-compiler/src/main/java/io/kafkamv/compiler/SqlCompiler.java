@@ -11,12 +11,9 @@ import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlCreateSink;
 import io.kafkamv.compiler.parser.SqlStatementParser;
-import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.IndexOutput;
 import io.kafkamv.compiler.plan.PhysicalPlan;
-import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.planner.ViewPlanner;
-import io.kafkamv.compiler.topology.internal.CalcEvaluator;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlWriterConfig;
@@ -54,8 +51,8 @@ public final class SqlCompiler {
         String normalized = normalize(statement);
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
-        PhysicalPlan plan = startable(new ViewPlanner(relations, exchangePartitions).plan(name, statement.query(),
-            statementText, TopicNames.of("view", name, String.valueOf(jobId)), "rows"));
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, statement.query(),
+            statementText, TopicNames.of("view", name, String.valueOf(jobId)), "rows");
         Relation relation = Relation.view(name, plan);
         return new CompiledView(relation, plan, normalized);
     }
@@ -71,8 +68,8 @@ public final class SqlCompiler {
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(relation -> relations.put(relation.name(), relation));
         String internalTopic = TopicNames.of("sink", name, String.valueOf(jobId));
-        PhysicalPlan plan = startable(new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
-            internalTopic, null));
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name, query, statementText,
+            internalTopic, null);
         return new CompiledSink(name, plan.writtenTo(SinkOptions.read(statement.options(), plan, internalTopic)),
             normalized);
     }
@@ -101,31 +98,9 @@ public final class SqlCompiler {
         }
         Map<String, Relation> relations = new LinkedHashMap<>();
         catalog.relations().forEach(r -> relations.put(r.name(), r));
-        PhysicalPlan plan = startable(new ViewPlanner(relations, exchangePartitions).plan(name,
-            selectAll(statement.on()), statementText, null, null));
+        PhysicalPlan plan = new ViewPlanner(relations, exchangePartitions).plan(name,
+            selectAll(statement.on()), statementText, null, null);
         return new CompiledIndex(name, on, plan.indexedBy(new IndexOutput(on, columns, exchangePartitions)), normalized);
-    }
-
-    /**
-     * The plan, once each of its calculations has compiled as it will where the job starts, from the SQL the plan
-     * stores: a query kafka-mv cannot run yet is refused here, rather than accepted as a job that fails.
-     */
-    private static PhysicalPlan startable(PhysicalPlan plan) {
-        Map<String, PlanStep> steps = new LinkedHashMap<>();
-        plan.steps().forEach(step -> steps.put(step.id(), step));
-        for (PlanStep step : plan.steps()) {
-            if (step instanceof CalcStep calc) {
-                try {
-                    CalcEvaluator.of(calc, steps.get(calc.input()).schema(), (stepId, what, error) -> { });
-                } catch (RuntimeException e) {
-                    throw new CompileException(CompileException.Category.UNSUPPORTED,
-                        "kafka-mv cannot run an expression of this query in a view yet: " + e.getMessage(), 0,
-                        "This is a gap in kafka-mv; please report it with the statement. Writing the expression "
-                            + "another way, for example with an explicit cast, may avoid it.");
-                }
-            }
-        }
-        return plan;
     }
 
     private static SqlNode selectAll(SqlIdentifier from) {
