@@ -35,6 +35,8 @@ public final class KafkaMvFunctions {
         schema.add("jsonb_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbElement"));
         schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
+        schema.add(TextFunctions.LEFT, ScalarFunctionImpl.create(TextFunctions.class, "left"));
+        schema.add(TextFunctions.RIGHT, ScalarFunctionImpl.create(TextFunctions.class, "right"));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
         schema.add(SystemFunctions.CURRENT_SCHEMA, ScalarFunctionImpl.create(SystemFunctions.class, "currentSchema"));
         schema.add("current_database", ScalarFunctionImpl.create(SystemFunctions.class, "currentDatabase"));

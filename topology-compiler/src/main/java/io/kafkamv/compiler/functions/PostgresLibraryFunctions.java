@@ -22,12 +22,13 @@ public final class PostgresLibraryFunctions {
 
     /** PostgreSQL's names of functions Calcite has under another name, or that kafka-mv defines in its place. */
     private static final Map<String, String> CALCITE_NAMES = Map.of("TRUNC", "TRUNCATE",
-        "DATE_PART", DatePartFunction.DATE_PART);
+        "DATE_PART", DatePartFunction.DATE_PART, "LEFT", TextFunctions.LEFT, "RIGHT", TextFunctions.RIGHT);
 
     /** Calcite's names of functions PostgreSQL calls otherwise, for the names of result columns. */
     private static final Map<String, String> POSTGRES_NAMES = Map.of("truncate", "trunc", "translate3", "translate",
         "listagg", "string_agg",
-        DatePartFunction.DATE_PART, "date_part", DatePartFunction.EXTRACT, "extract");
+        DatePartFunction.DATE_PART, "date_part", DatePartFunction.EXTRACT, "extract", TextFunctions.LEFT, "left",
+        TextFunctions.RIGHT, "right");
 
     private static final Set<String> NAMES = SqlLibraryOperatorTableFactory.INSTANCE
         .getOperatorTable(SqlLibrary.POSTGRESQL).getOperatorList().stream()
