@@ -57,14 +57,24 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
         Map.entry("century", "century"), Map.entry("centuries", "century"),
         Map.entry("millennium", "millennium"), Map.entry("millennia", "millennium"));
 
+    private final SqlTypeName type;
+
+    /**
+     * For a timestamp, or a timestamptz (truncated at UTC, the time zone of every session): each gives its own
+     * type back, as in PostgreSQL. Both are the same milliseconds to {@link #truncate}.
+     */
+    public DateTruncFunction(SqlTypeName type) {
+        this.type = type;
+    }
+
     @Override
     public List<FunctionParameter> getParameters() {
-        return List.of(parameter(0, "field", SqlTypeName.VARCHAR), parameter(1, "source", SqlTypeName.TIMESTAMP));
+        return List.of(parameter(0, "field", SqlTypeName.VARCHAR), parameter(1, "source", type));
     }
 
     @Override
     public RelDataType getReturnType(RelDataTypeFactory types) {
-        return types.createTypeWithNullability(types.createSqlType(SqlTypeName.TIMESTAMP, 3), true);
+        return types.createTypeWithNullability(types.createSqlType(type, 3), true);
     }
 
     @Override

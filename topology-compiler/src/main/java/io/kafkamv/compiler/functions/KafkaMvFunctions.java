@@ -13,6 +13,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The functions kafka-mv adds to Calcite's, for views and queries alike: whoever plans SQL adds
@@ -45,7 +46,8 @@ public final class KafkaMvFunctions {
         schema.add(SystemFunctions.PG_TYPEOF, ScalarFunctionImpl.create(SystemFunctions.class, "pgTypeof"));
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
         // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
-        schema.add("DATE_TRUNC", new DateTruncFunction());
+        schema.add("DATE_TRUNC", new DateTruncFunction(SqlTypeName.TIMESTAMP));
+        schema.add("DATE_TRUNC", new DateTruncFunction(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
         DatePartFunction.addTo(schema);
         schema.add(EpochFunction.NAME, new EpochFunction());
     }
