@@ -15,12 +15,16 @@ import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
 import org.apache.calcite.adapter.enumerable.RexImpTable;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.FunctionParameter;
 import org.apache.calcite.schema.ImplementableFunction;
 import org.apache.calcite.schema.ScalarFunction;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -98,11 +102,9 @@ public final class DatePartFunction implements ScalarFunction, ImplementableFunc
 
     @Override
     public List<FunctionParameter> getParameters() {
-        return List.of(parameter(0, "field", types -> types.createSqlType(SqlTypeName.VARCHAR)),
-            parameter(1, "source", types -> source.type == SqlTypeName.INTERVAL_DAY_SECOND
-                ? types.createSqlIntervalType(new org.apache.calcite.sql.SqlIntervalQualifier(
-                    org.apache.calcite.avatica.util.TimeUnit.DAY, org.apache.calcite.avatica.util.TimeUnit.SECOND,
-                    org.apache.calcite.sql.parser.SqlParserPos.ZERO))
+        return List.of(FunctionParameters.of(0, "field", SqlTypeName.VARCHAR),
+            FunctionParameters.of(1, "source", types -> source.type == SqlTypeName.INTERVAL_DAY_SECOND
+                ? types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO))
                 : types.createSqlType(source.type)));
     }
 
@@ -119,8 +121,8 @@ public final class DatePartFunction implements ScalarFunction, ImplementableFunc
         if (numeric) {
             return RexImpTable.createImplementor(call, NullPolicy.STRICT, false);
         }
-        return RexImpTable.createImplementor((translator, rexCall, operands) -> org.apache.calcite.linq4j.tree.Expressions
-            .call(call.implement(translator, rexCall, operands), "doubleValue"), NullPolicy.STRICT, false);
+        return RexImpTable.createImplementor((translator, rexCall, operands) ->
+            Expressions.call(call.implement(translator, rexCall, operands), "doubleValue"), NullPolicy.STRICT, false);
     }
 
     public static BigDecimal ofTimestamp(String field, long millis) {
@@ -218,33 +220,5 @@ public final class DatePartFunction implements ScalarFunction, ImplementableFunc
     private static InvalidInputException unsupported(String field, String type) {
         return new InvalidInputException("unit \"" + field.strip().toLowerCase(Locale.ROOT)
             + "\" not supported for type " + type, InvalidInputException.Reason.UNSUPPORTED);
-    }
-
-    private interface TypeOf {
-        RelDataType of(RelDataTypeFactory types);
-    }
-
-    private static FunctionParameter parameter(int ordinal, String name, TypeOf type) {
-        return new FunctionParameter() {
-            @Override
-            public int getOrdinal() {
-                return ordinal;
-            }
-
-            @Override
-            public String getName() {
-                return name;
-            }
-
-            @Override
-            public RelDataType getType(RelDataTypeFactory types) {
-                return type.of(types);
-            }
-
-            @Override
-            public boolean isOptional() {
-                return false;
-            }
-        };
     }
 }

@@ -69,7 +69,7 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
 
     @Override
     public List<FunctionParameter> getParameters() {
-        return List.of(parameter(0, "field", SqlTypeName.VARCHAR), parameter(1, "source", type));
+        return List.of(FunctionParameters.of(0, "field", SqlTypeName.VARCHAR), FunctionParameters.of(1, "source", type));
     }
 
     @Override
@@ -109,29 +109,5 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
             default -> throw new IllegalStateException(unit);
         };
         return truncated.toInstant(ZoneOffset.UTC).toEpochMilli();
-    }
-
-    private static FunctionParameter parameter(int ordinal, String name, SqlTypeName type) {
-        return new FunctionParameter() {
-            @Override
-            public int getOrdinal() {
-                return ordinal;
-            }
-
-            @Override
-            public String getName() {
-                return name;
-            }
-
-            @Override
-            public RelDataType getType(RelDataTypeFactory types) {
-                return types.createSqlType(type);
-            }
-
-            @Override
-            public boolean isOptional() {
-                return false;
-            }
-        };
     }
 }

@@ -42,27 +42,7 @@ public final class EpochFunction implements ScalarFunction, ImplementableFunctio
 
     @Override
     public List<FunctionParameter> getParameters() {
-        return List.of(new FunctionParameter() {
-            @Override
-            public int getOrdinal() {
-                return 0;
-            }
-
-            @Override
-            public String getName() {
-                return "seconds";
-            }
-
-            @Override
-            public RelDataType getType(RelDataTypeFactory types) {
-                return types.createSqlType(SqlTypeName.DOUBLE);
-            }
-
-            @Override
-            public boolean isOptional() {
-                return false;
-            }
-        });
+        return List.of(FunctionParameters.of(0, "seconds", SqlTypeName.DOUBLE));
     }
 
     @Override

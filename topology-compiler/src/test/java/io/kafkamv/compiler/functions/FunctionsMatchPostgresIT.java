@@ -1,12 +1,12 @@
 package io.kafkamv.compiler.functions;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
+import io.kafkamv.compiler.ReferencePostgres;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class FunctionsMatchPostgresIT {
     @Test
     void dateTruncGivesWhatPostgresGives() throws SQLException {
         SoftAssertions softly = new SoftAssertions();
-        try (Connection postgres = connect();
+        try (Connection postgres = ReferencePostgres.connect();
              PreparedStatement dateTrunc = postgres.prepareStatement("SELECT date_trunc(?, CAST(? AS timestamp))::text")) {
             for (String unit : UNITS) {
                 for (String timestamp : TIMESTAMPS) {
@@ -50,7 +50,7 @@ class FunctionsMatchPostgresIT {
     @Test
     void lengthGivesWhatPostgresGives() throws SQLException {
         SoftAssertions softly = new SoftAssertions();
-        try (Connection postgres = connect();
+        try (Connection postgres = ReferencePostgres.connect();
              PreparedStatement length = postgres.prepareStatement("SELECT length(?)")) {
             for (String text : TEXTS) {
                 length.setString(1, text);
@@ -61,20 +61,11 @@ class FunctionsMatchPostgresIT {
         softly.assertAll();
     }
 
-    private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
-    }
 
     private static String single(PreparedStatement statement) throws SQLException {
         try (ResultSet result = statement.executeQuery()) {
             result.next();
             return result.getString(1);
         }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }

@@ -3,12 +3,10 @@ package io.kafkamv.compiler.types;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
+import io.kafkamv.compiler.ReferencePostgres;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -26,13 +24,13 @@ class PostgresIntervalMatchesPostgresIT {
     @Test
     void intervalsAreReadAndPrintedAsPostgresDoes() throws SQLException {
         SoftAssertions softly = new SoftAssertions();
-        try (Connection postgres = connect()) {
+        try (Connection postgres = ReferencePostgres.connect()) {
             for (String input : INPUTS) {
                 PostgresInterval interval = PostgresInterval.parse(input);
-                softly.assertThat(interval.months()).as("months of '%s'", input).isEqualTo(Integer.parseInt(postgres(postgres,
+                softly.assertThat(interval.months()).as("months of '%s'", input).isEqualTo(Integer.parseInt(ReferencePostgres.value(postgres,
                     "SELECT (extract(year FROM i) * 12 + extract(month FROM i))::int FROM (SELECT CAST(? AS interval) AS i) t",
                     input)));
-                softly.assertThat(interval.millis()).as("milliseconds of '%s'", input).isEqualTo(Long.parseLong(postgres(
+                softly.assertThat(interval.millis()).as("milliseconds of '%s'", input).isEqualTo(Long.parseLong(ReferencePostgres.value(
                     postgres, "SELECT round((extract(epoch FROM i) - extract(year FROM i) * 365.25 * 86400 "
                         + "- extract(month FROM i) * 30 * 86400) * 1000)::bigint FROM (SELECT CAST(? AS interval) AS i) t",
                     input)));
@@ -40,11 +38,11 @@ class PostgresIntervalMatchesPostgresIT {
                     // PostgreSQL keeps days apart from hours; kafka-mv prints hours past a day as PostgreSQL's
                     // justify_hours does, the form of a difference of timestamps.
                     softly.assertThat(PostgresInterval.format(interval.millis())).as("text of '%s'", input)
-                        .isEqualTo(postgres(postgres, "SELECT justify_hours(CAST(? AS interval))::text", input));
+                        .isEqualTo(ReferencePostgres.value(postgres, "SELECT justify_hours(CAST(? AS interval))::text", input));
                 }
             }
             for (String input : INVALID) {
-                softly.assertThatThrownBy(() -> postgres(postgres, "SELECT CAST(? AS interval)", input))
+                softly.assertThatThrownBy(() -> ReferencePostgres.value(postgres, "SELECT CAST(? AS interval)", input))
                     .as("PostgreSQL refuses '%s'", input).isInstanceOf(SQLException.class);
                 softly.assertThatThrownBy(() -> PostgresInterval.parse(input)).as("'%s'", input)
                     .isInstanceOf(InvalidInputException.class);
@@ -52,25 +50,5 @@ class PostgresIntervalMatchesPostgresIT {
         }
         softly.assertAll();
         assertThatThrownBy(() -> PostgresInterval.parse("1 day x")).hasMessage("invalid input syntax for type interval: \"1 day x\"");
-    }
-
-    private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-            env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"));
-    }
-
-    private static String postgres(Connection postgres, String sql, String value) throws SQLException {
-        try (PreparedStatement statement = postgres.prepareStatement(sql)) {
-            statement.setString(1, value);
-            try (ResultSet result = statement.executeQuery()) {
-                result.next();
-                return result.getString(1);
-            }
-        }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }

@@ -3,13 +3,11 @@ package io.kafkamv.compiler.types;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 
+import io.kafkamv.compiler.ReferencePostgres;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -26,16 +24,14 @@ class PostgresTextOutputMatchesPostgresIT {
     @Test
     void floatsAreWrittenAsPostgresWritesThem() throws SQLException {
         SoftAssertions softly = new SoftAssertions();
-        try (Connection postgres = DriverManager.getConnection(
-                env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-                env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+        try (Connection postgres = ReferencePostgres.connect()) {
             for (double value : DOUBLES) {
                 softly.assertThat(PostgresTextOutput.format(value)).as("float8 %s", value)
-                    .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float8)::text", Double.toString(value)));
+                    .isEqualTo(ReferencePostgres.value(postgres, "SELECT CAST(CAST(? AS text) AS float8)::text", Double.toString(value)));
             }
             for (float value : FLOATS) {
                 softly.assertThat(PostgresTextOutput.format(value)).as("float4 %s", value)
-                    .isEqualTo(postgres(postgres, "SELECT CAST(CAST(? AS text) AS float4)::text", Float.toString(value)));
+                    .isEqualTo(ReferencePostgres.value(postgres, "SELECT CAST(CAST(? AS text) AS float4)::text", Float.toString(value)));
             }
         }
         softly.assertAll();
@@ -43,32 +39,15 @@ class PostgresTextOutputMatchesPostgresIT {
 
     @Test
     void arraysAreWrittenAsPostgresWritesThem() throws SQLException {
-        try (Connection postgres = DriverManager.getConnection(
-                env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres"),
-                env("KAFKA_MV_TEST_POSTGRES_USER", "postgres"), env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres"))) {
+        try (Connection postgres = ReferencePostgres.connect()) {
             assertThat(PostgresTextOutput.format(Arrays.asList(
                     "a", "b c", "", null, "x\"y", "NULL", "back\\slash", "{}", "1,2")))
-                .isEqualTo(postgres(postgres, "SELECT (ARRAY['a', 'b c', '', NULL, 'x\"y', 'NULL', 'back\\slash', '{}', '1,2', ?])"
+                .isEqualTo(ReferencePostgres.value(postgres, "SELECT (ARRAY['a', 'b c', '', NULL, 'x\"y', 'NULL', 'back\\slash', '{}', '1,2', ?])"
                     + "[1:9]::text", "unused"));
             assertThat(PostgresTextOutput.format(Arrays.asList(1, null, -2)))
-                .isEqualTo(postgres(postgres, "SELECT (ARRAY[1, NULL, -2, length(?)])[1:3]::text", "x"));
+                .isEqualTo(ReferencePostgres.value(postgres, "SELECT (ARRAY[1, NULL, -2, length(?)])[1:3]::text", "x"));
             assertThat(PostgresTextOutput.format(List.of(1.5, 0.1)))
-                .isEqualTo(postgres(postgres, "SELECT (ARRAY[1.5::float8, 0.1, length(?)])[1:2]::text", "x"));
+                .isEqualTo(ReferencePostgres.value(postgres, "SELECT (ARRAY[1.5::float8, 0.1, length(?)])[1:2]::text", "x"));
         }
-    }
-
-    private static String postgres(Connection postgres, String sql, String value) throws SQLException {
-        try (PreparedStatement statement = postgres.prepareStatement(sql)) {
-            statement.setString(1, value);
-            try (ResultSet result = statement.executeQuery()) {
-                result.next();
-                return result.getString(1);
-            }
-        }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
     }
 }
