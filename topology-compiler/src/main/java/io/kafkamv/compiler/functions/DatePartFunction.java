@@ -42,27 +42,6 @@ public final class DatePartFunction implements ScalarFunction, ImplementableFunc
 
     private static final long DAY = 86_400_000L;
 
-    /** PostgreSQL's names of the fields, with the plurals and abbreviations it accepts. */
-    private static final Map<String, String> FIELDS = Map.ofEntries(
-        Map.entry("microsecond", "microseconds"), Map.entry("microseconds", "microseconds"), Map.entry("us", "microseconds"),
-        Map.entry("usec", "microseconds"), Map.entry("usecs", "microseconds"),
-        Map.entry("millisecond", "milliseconds"), Map.entry("milliseconds", "milliseconds"), Map.entry("ms", "milliseconds"),
-        Map.entry("msec", "milliseconds"), Map.entry("msecs", "milliseconds"),
-        Map.entry("second", "second"), Map.entry("seconds", "second"), Map.entry("sec", "second"), Map.entry("secs", "second"),
-        Map.entry("minute", "minute"), Map.entry("minutes", "minute"), Map.entry("min", "minute"), Map.entry("mins", "minute"),
-        Map.entry("hour", "hour"), Map.entry("hours", "hour"), Map.entry("hr", "hour"), Map.entry("hrs", "hour"),
-        Map.entry("day", "day"), Map.entry("days", "day"),
-        Map.entry("week", "week"), Map.entry("weeks", "week"),
-        Map.entry("month", "month"), Map.entry("months", "month"), Map.entry("mon", "month"), Map.entry("mons", "month"),
-        Map.entry("quarter", "quarter"), Map.entry("qtr", "quarter"),
-        Map.entry("year", "year"), Map.entry("years", "year"), Map.entry("yr", "year"), Map.entry("yrs", "year"),
-        Map.entry("decade", "decade"), Map.entry("decades", "decade"),
-        Map.entry("century", "century"), Map.entry("centuries", "century"),
-        Map.entry("millennium", "millennium"), Map.entry("millennia", "millennium"),
-        Map.entry("dow", "dow"), Map.entry("isodow", "isodow"), Map.entry("doy", "doy"), Map.entry("isoyear", "isoyear"),
-        Map.entry("epoch", "epoch"), Map.entry("timezone", "timezone"), Map.entry("timezone_hour", "timezone_hour"),
-        Map.entry("timezone_minute", "timezone_minute"));
-
     /** The types a field is taken from, each with Calcite's type and the method that takes the field of its value. */
     private enum Source {
         TIMESTAMP(SqlTypeName.TIMESTAMP, "ofTimestamp", long.class),
@@ -209,7 +188,7 @@ public final class DatePartFunction implements ScalarFunction, ImplementableFunc
     }
 
     private static String unit(String field) {
-        String unit = FIELDS.get(field.strip().toLowerCase(Locale.ROOT));
+        String unit = DatetimeUnits.of(field);
         if (unit == null) {
             throw new InvalidInputException("unit \"" + field + "\" not recognized",
                 InvalidInputException.Reason.INVALID_PARAMETER);

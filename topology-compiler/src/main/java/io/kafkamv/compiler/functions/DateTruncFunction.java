@@ -7,7 +7,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.kafkamv.compiler.types.InvalidInputException;
@@ -41,22 +40,6 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
         }
     }
 
-    /** PostgreSQL's names for the units date_trunc takes, with the plurals and abbreviations it accepts. */
-    private static final Map<String, String> UNITS = Map.ofEntries(
-        Map.entry("microsecond", "microseconds"), Map.entry("microseconds", "microseconds"), Map.entry("us", "microseconds"),
-        Map.entry("millisecond", "milliseconds"), Map.entry("milliseconds", "milliseconds"), Map.entry("ms", "milliseconds"),
-        Map.entry("second", "second"), Map.entry("seconds", "second"), Map.entry("sec", "second"), Map.entry("secs", "second"),
-        Map.entry("minute", "minute"), Map.entry("minutes", "minute"), Map.entry("min", "minute"), Map.entry("mins", "minute"),
-        Map.entry("hour", "hour"), Map.entry("hours", "hour"), Map.entry("hr", "hour"), Map.entry("hrs", "hour"),
-        Map.entry("day", "day"), Map.entry("days", "day"),
-        Map.entry("week", "week"), Map.entry("weeks", "week"),
-        Map.entry("month", "month"), Map.entry("months", "month"), Map.entry("mon", "month"), Map.entry("mons", "month"),
-        Map.entry("quarter", "quarter"), Map.entry("qtr", "quarter"),
-        Map.entry("year", "year"), Map.entry("years", "year"), Map.entry("yr", "year"), Map.entry("yrs", "year"),
-        Map.entry("decade", "decade"), Map.entry("decades", "decade"),
-        Map.entry("century", "century"), Map.entry("centuries", "century"),
-        Map.entry("millennium", "millennium"), Map.entry("millennia", "millennium"));
-
     private final SqlTypeName type;
 
     /**
@@ -84,7 +67,7 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
 
     /** {@code timestamp} (milliseconds of wall-clock time, as UTC) truncated to {@code field}, PostgreSQL's way. */
     public static long truncate(String field, long timestamp) {
-        String unit = UNITS.get(field.strip().toLowerCase(Locale.ROOT));
+        String unit = DatetimeUnits.of(field);
         if (unit == null) {
             throw new InvalidInputException("unit \"" + field + "\" not recognized for date_trunc",
                 InvalidInputException.Reason.INVALID_PARAMETER);
@@ -106,7 +89,8 @@ public final class DateTruncFunction implements ScalarFunction, ImplementableFun
             case "decade" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear(), 10) * 10);
             case "century" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear() - 1, 100) * 100 + 1);
             case "millennium" -> day.withDayOfYear(1).withYear(Math.floorDiv(time.getYear() - 1, 1000) * 1000 + 1);
-            default -> throw new IllegalStateException(unit);
+            default -> throw new InvalidInputException("unit \"" + unit + "\" not supported for type timestamp",
+                InvalidInputException.Reason.UNSUPPORTED);
         };
         return truncated.toInstant(ZoneOffset.UTC).toEpochMilli();
     }
