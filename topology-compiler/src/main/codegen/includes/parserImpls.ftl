@@ -34,7 +34,7 @@ SqlSetOption SqlPostgresSetOption(Span s, String scope) :
         <SET> { s.add(this); }
         [ LOOKAHEAD(2) ( <SESSION> | <LOCAL> ) ]
         (
-            <TIME> <ZONE> { name = new SqlIdentifier("timezone", getPos()); }
+            LOOKAHEAD(2) <TIME> <ZONE> { name = new SqlIdentifier("timezone", getPos()); }
             (
                 val = SetOptionValue()
             |
@@ -77,7 +77,7 @@ SqlNode SetOptionValue() :
 }
 {
     (
-        val = Literal()
+        LOOKAHEAD(2) val = Literal()
     |
         val = SimpleIdentifier()
     |
@@ -102,7 +102,7 @@ Map<String, String> WithOptionsOpt() :
     { return options; }
 }
 
-/** A part of an option's key: a name, or one of the reserved words options are named after (table, user, timestamp). */
+/** A part of an option's key: a name, or one of the reserved words options are named after (table, user). */
 String OptionKeyPart() :
 {
     SqlIdentifier id;
@@ -113,8 +113,6 @@ String OptionKeyPart() :
     <TABLE> { return "table"; }
 |
     <USER> { return "user"; }
-|
-    <TIMESTAMP> { return "timestamp"; }
 }
 
 void WithOption(Map<String, String> options) :
@@ -220,10 +218,8 @@ void SourceIncludeClause(List<SourceInclude> includes) :
 {
     <INCLUDE> { s = span(); }
     (
-        <TIMESTAMP> { what = "timestamp"; }
-    |   <PARTITION> { what = "partition"; }
-    |   <OFFSET> { what = "offset"; }
-    |   // Also key and header: KEY is a non-reserved keyword, which an identifier matches.
+        <OFFSET> { what = "offset"; }
+    |   // Also timestamp, partition, key and header: non-reserved keywords, which an identifier matches.
         word = SimpleIdentifier() { what = word.getSimple(); }
         [ header = SimpleStringLiteral() ]
     )
@@ -407,7 +403,7 @@ SqlNode SqlAlterMaterializedViewStatement() :
     option = SimpleIdentifier()
     <EQ>
     (
-        value = Literal()
+        LOOKAHEAD(2) value = Literal()
     |
         value = SimpleIdentifier()
     )

@@ -34,17 +34,25 @@ public final class SqlStatementParser {
             ? "syntax error at end of input"
             : "syntax error at or near \"" + found + "\"";
         return new CompileException(CompileException.Category.SYNTAX, message, position,
-            isReservedAlias(sql, position, found) ? reservedWordHint(found) : expected(e));
+            isReservedName(sql, position, found, e) ? reservedWordHint(found) : expected(e));
     }
 
     /**
-     * Whether the offending token is a reserved word given as a name after {@code AS}: words PostgreSQL lets
-     * users name columns with but Calcite reserves, such as {@code initial} and {@code at}.
+     * Whether the offending token is a reserved word given as a name (after {@code AS}, or where a name was
+     * expected, as in a column list): words PostgreSQL lets users name columns with but Calcite reserves, such
+     * as {@code initial} and {@code current}.
      */
-    private static boolean isReservedAlias(String sql, int position, String token) {
+    private static boolean isReservedName(String sql, int position, String token, SqlParseException e) {
         return !token.isEmpty() && Character.isLetter(token.charAt(0))
-            && sql.substring(0, position - 1).stripTrailing().toUpperCase(Locale.ROOT).matches("(?s).*\\bAS")
+            && (sql.substring(0, position - 1).stripTrailing().toUpperCase(Locale.ROOT).matches("(?s).*\\bAS")
+                || expectsName(e))
             && SqlParser.create("", SqlDialect.parserConfig()).getMetadata().isReservedWord(token.toUpperCase(Locale.ROOT));
+    }
+
+    private static boolean expectsName(SqlParseException e) {
+        int[][] sequences = e.getExpectedTokenSequences();
+        return sequences != null && java.util.Arrays.stream(sequences)
+            .anyMatch(sequence -> sequence.length > 0 && sequence[0] == KafkaMvSqlParserImplConstants.IDENTIFIER);
     }
 
     private static String reservedWordHint(String word) {

@@ -178,6 +178,95 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void datetimeTypeNamesAreColumnNamesAsInPostgres() {
+        // Kafka records are full of "timestamp" and "date" fields; PostgreSQL lets them be names unquoted.
+        SqlCreateRelation table = parse("CREATE TABLE e (timestamp TIMESTAMPTZ, date DATE, time TIME, partition INT, v INT)",
+            SqlCreateRelation.class);
+        assertThat(table.columns()).extracting(c -> ((SqlColumnDeclaration) c).name.getSimple())
+            .containsExactly("timestamp", "date", "time", "partition", "v");
+
+        org.apache.calcite.sql.SqlSelect query = (org.apache.calcite.sql.SqlSelect) SqlStatementParser.parse(
+            "SELECT timestamp, e.date, time AS t, v AS timestamp FROM e WHERE timestamp > TIMESTAMP '2026-01-01' "
+                + "AND date = DATE '2026-01-01' GROUP BY date, time, timestamp");
+        assertThat(query.getSelectList().get(0)).isInstanceOf(SqlIdentifier.class).hasToString("timestamp");
+        assertThat(query.getSelectList().get(1)).hasToString("e.date");
+        assertThat(query.getGroup()).hasSize(3);
+        assertThat(((org.apache.calcite.sql.SqlOrderBy) SqlStatementParser.parse("SELECT * FROM e ORDER BY timestamp, date"))
+            .orderList).hasToString("`timestamp`, `date`");
+
+        org.apache.calcite.sql.SqlSelect windowed = (org.apache.calcite.sql.SqlSelect) SqlStatementParser.parse(
+            "SELECT partition, row_number() OVER (PARTITION BY partition ORDER BY v), "
+                + "sum(v) OVER w FROM e partition WINDOW w AS (partition PARTITION BY date)");
+        assertThat(windowed.getSelectList().get(0)).hasToString("partition");
+        assertThat(windowed.getSelectList().get(1).toString()).contains("PARTITION BY `partition`");
+        assertThat(windowed.getFrom()).hasToString("`e` AS `partition`");
+        assertThat(windowed.getWindowList().get(0).toString()).contains("`partition` PARTITION BY `date`");
+    }
+
+    /**
+     * PostgreSQL's words that kafka-mv still reserves, because Calcite reads them as a type (int, numeric), an
+     * operator or function with its own syntax (between, extract, substring), a clause (by, over, filter, range)
+     * or a statement (insert, set, show): quote them. Every other word PostgreSQL does not reserve is a name here.
+     */
+    private static final java.util.Set<String> STILL_RESERVED = java.util.Set.of(
+        "bigint", "bit", "boolean", "char", "character", "dec", "decimal", "double", "float", "int", "integer",
+        "interval", "nchar", "numeric", "precision", "real", "smallint", "varchar", "varying",
+        "between", "coalesce", "exists", "extract", "grouping", "normalize", "nullif", "overlay", "row",
+        "substring", "trim", "values",
+        "by", "cube", "current", "escape", "filter", "local", "new", "next", "no", "of", "over", "range",
+        "recursive", "rollup", "uescape", "within", "without",
+        "alter", "call", "delete", "drop", "explain", "insert", "merge", "reset", "revoke", "set", "show", "skip",
+        "truncate", "update");
+
+    @Test
+    void everyWordPostgresDoesNotReserveIsANameUnlessListedAsStillReserved() throws java.io.IOException {
+        java.util.List<String> words;
+        try (var in = KafkaMvGrammarTest.class.getResourceAsStream("/postgres-unreserved-keywords.txt")) {
+            words = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
+        }
+        assertThat(words).hasSizeGreaterThan(300).containsAll(STILL_RESERVED);
+        java.util.List<String> refused = new java.util.ArrayList<>();
+        java.util.List<String> acceptedThoughListed = new java.util.ArrayList<>();
+        for (String word : words) {
+            boolean parses = true;
+            for (String sql : new String[] {"CREATE TABLE t (" + word + " INT)", "SELECT " + word + " FROM t",
+                "SELECT a AS " + word + " FROM t", "SELECT t." + word + " FROM t WHERE " + word + " > 1 GROUP BY " + word}) {
+                try {
+                    SqlStatementParser.parse(sql);
+                } catch (CompileException e) {
+                    parses = false;
+                    if (!STILL_RESERVED.contains(word)) {
+                        refused.add(sql + ": " + e.getMessage());
+                    }
+                }
+            }
+            if (parses && STILL_RESERVED.contains(word)) {
+                acceptedThoughListed.add(word);
+            }
+        }
+        assertThat(refused).as("names PostgreSQL accepts unquoted").isEmpty();
+        assertThat(acceptedThoughListed).as("words that became names: take them off STILL_RESERVED").isEmpty();
+        org.apache.calcite.sql.SqlSelect operators = (org.apache.calcite.sql.SqlSelect) SqlStatementParser.parse(
+            "SELECT a IS UNKNOWN, unknown IS NOT UNKNOWN FROM t");
+        assertThat(operators.getSelectList()).extracting(SqlNode::getKind).containsExactly(
+            org.apache.calcite.sql.SqlKind.IS_NULL, org.apache.calcite.sql.SqlKind.IS_NOT_NULL);
+    }
+
+    @Test
+    void datetimeLiteralsTypesAndTimeZonesStillReadAsBefore() {
+        org.apache.calcite.sql.SqlSelect query = (org.apache.calcite.sql.SqlSelect) SqlStatementParser.parse(
+            "SELECT TIMESTAMP '2026-01-01 00:00:00', DATE '2026-01-01', TIME '12:00:00', "
+                + "TIMESTAMP WITH TIME ZONE '2026-01-01 00:00:00+00', CAST(a AS TIMESTAMP), b::date, c::time FROM t");
+        assertThat(query.getSelectList()).extracting(SqlNode::getKind).containsExactly(
+            org.apache.calcite.sql.SqlKind.LITERAL, org.apache.calcite.sql.SqlKind.LITERAL,
+            org.apache.calcite.sql.SqlKind.LITERAL, org.apache.calcite.sql.SqlKind.LITERAL,
+            org.apache.calcite.sql.SqlKind.CAST, org.apache.calcite.sql.SqlKind.CAST, org.apache.calcite.sql.SqlKind.CAST);
+        assertThat(((SqlIdentifier) parse("SET TIME ZONE 'UTC'", SqlSetOption.class).name()).getSimple()).isEqualTo("timezone");
+        assertThat(parse("SET datestyle = date", SqlSetOption.class).getValue()).isInstanceOf(SqlIdentifier.class);
+    }
+
+    @Test
     void aTypoIsReportedWithItsPositionAndWhatWasExpected() {
         assertThatThrownBy(() -> SqlStatementParser.parse("CREATE MATERIALIZED VEIW m AS SELECT 1"))
             .isInstanceOfSatisfying(CompileException.class, e -> {
@@ -212,6 +301,12 @@ class KafkaMvGrammarTest {
             .isInstanceOfSatisfying(CompileException.class, e -> {
                 assertThat(e.getMessage()).isEqualTo("syntax error at or near \"initial\"");
                 assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).startsWith("\"initial\" is a reserved word; to use it as a name, write it in double quotes"));
+            });
+        assertThatThrownBy(() -> SqlStatementParser.parse("CREATE TABLE t (id INT, current INT)"))
+            .isInstanceOfSatisfying(CompileException.class, e -> {
+                assertThat(e.getMessage()).isEqualTo("syntax error at or near \"current\"");
+                assertThat(e.position()).isEqualTo(25);
+                assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).startsWith("\"current\" is a reserved word"));
             });
         assertThatThrownBy(() -> SqlStatementParser.parse("SELECT FROM t"))
             .isInstanceOfSatisfying(CompileException.class,
