@@ -490,3 +490,21 @@ void InfixCast(List<Object> list, ExprContext exprContext, Span s) :
         list.add(type);
     }
 }
+
+/**
+ * PostgreSQL's typed literal, a type's name before a string (timestamptz '2026-01-01 00:00:00+00', int4 '1'): a
+ * cast of the string, so its text is read with PostgreSQL's input forms as any cast's is.
+ */
+SqlNode PostgresTypedLiteral() :
+{
+    final Span s;
+    final String type;
+    final SqlNode text;
+}
+{
+    <IDENTIFIER> { s = span(); type = token.image.toUpperCase(Locale.ROOT); }
+    text = StringLiteral() {
+        return SqlStdOperatorTable.CAST.createCall(s.end(this), text, new SqlDataTypeSpec(
+            new SqlUserDefinedTypeNameSpec(new SqlIdentifier(type, s.pos()), s.pos()), s.pos()));
+    }
+}

@@ -15,6 +15,8 @@ public final class SqlErrors {
             case SYNTAX -> SqlState.SYNTAX_ERROR;
             case UNKNOWN_OBJECT -> SqlState.UNDEFINED_TABLE;
             case UNKNOWN_COLUMN -> SqlState.UNDEFINED_COLUMN;
+            case UNKNOWN_TYPE -> SqlState.UNDEFINED_OBJECT;
+            case CANNOT_CAST -> SqlState.CANNOT_COERCE;
             case DUPLICATE_OBJECT -> SqlState.DUPLICATE_TABLE;
             case TYPE -> SqlState.DATATYPE_MISMATCH;
             case UNSUPPORTED -> SqlState.FEATURE_NOT_SUPPORTED;

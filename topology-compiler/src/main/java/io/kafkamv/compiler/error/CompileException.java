@@ -15,6 +15,10 @@ public final class CompileException extends RuntimeException {
     /** Why the statement was refused; the edges map each to an error code. */
     public enum Category {
         SYNTAX, UNKNOWN_OBJECT, UNKNOWN_COLUMN, DUPLICATE_OBJECT, TYPE, UNSUPPORTED, INVALID_OPTION,
+        /** A type name no type has. */
+        UNKNOWN_TYPE,
+        /** A cast between types that have none. */
+        CANNOT_CAST,
         /** A literal that is no value of its type. */
         INVALID_TEXT,
         /** A literal number too large for its type. */

@@ -12,6 +12,8 @@ import io.kafkamv.compiler.functions.DatePartFunction;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
+import io.kafkamv.compiler.postgres.BooleanCasts;
+import io.kafkamv.compiler.postgres.DatetimeArithmetic;
 import io.kafkamv.compiler.postgres.PostgresIntervals;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
@@ -32,6 +34,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserImplFactory;
@@ -54,7 +57,9 @@ import org.apache.calcite.util.SourceStringReader;
  * <li>{@code now()} and {@code current_timestamp} are the statement's time as a timestamptz, as in PostgreSQL (Calcite's
  * current_timestamp is a timestamp), and a select item {@code now()} is named now;
  * <li>a call of a function of Calcite's PostgreSQL library is found whatever its case (see
- * {@link PostgresLibraryFunctions}).
+ * {@link PostgresLibraryFunctions});
+ * <li>{@code +} and {@code -} take PostgreSQL's dates and timestamps ({@code ts - ts} is an interval, see
+ * {@link DatetimeArithmetic}), and booleans and integers cast to each other ({@link BooleanCasts}).
  * </ul>
  */
 public final class KafkaMvParser extends KafkaMvSqlParserImpl {
@@ -151,6 +156,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                         new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos), pos));
                 }
             }
+            if (call instanceof SqlBasicCall basic) {
+                DatetimeArithmetic.adopt(basic);
+            }
             if (call instanceof SqlSelect select) {
                 nameNowColumns(select);
             }
@@ -186,6 +194,26 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                     .createCall(identifier.getParserPosition());
             }
             return identifier;
+        }
+
+        /** {@code TIME '12:00'}, {@code DATE '...'}, {@code TIMESTAMP '...'}: their text in PostgreSQL's input forms too. */
+        @Override
+        public SqlNode visit(SqlLiteral literal) {
+            if (literal instanceof SqlUnknownLiteral unknown) {
+                SqlType type = switch (unknown.tag) {
+                    case "DATE" -> SqlType.DATE;
+                    case "TIME" -> SqlType.TIME;
+                    case "TIMESTAMP" -> SqlType.TIMESTAMP;
+                    case "TIMESTAMP WITH LOCAL TIME ZONE" -> SqlType.TIMESTAMPTZ;
+                    default -> null;
+                };
+                if (type != null) {
+                    return calciteText(literal, unknown.getValue(), type)
+                        .map(text -> SqlLiteral.createUnknown(unknown.tag, text, literal.getParserPosition()))
+                        .orElse(literal);
+                }
+            }
+            return literal;
         }
 
         @Override
@@ -275,6 +303,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                     literal.getParserPosition())).orElse(operand);
             } else {
                 operand = operand.accept(this);
+                if (type == SqlType.BOOLEAN || type == SqlType.SMALLINT || type == SqlType.INTEGER || type == SqlType.BIGINT) {
+                    ((SqlBasicCall) call).setOperator(BooleanCasts.CAST);
+                }
             }
             if (type == SqlType.DECIMAL && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
                 && basic.getPrecision() < 0) {
@@ -313,14 +344,18 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         }
 
         private Optional<String> calciteText(SqlCharStringLiteral literal, SqlType type) {
+            return calciteText(literal, literal.getValueAs(String.class), type);
+        }
+
+        private Optional<String> calciteText(SqlLiteral literal, String text, SqlType type) {
             try {
-                return PostgresTextInput.toCalcite(literal.getValueAs(String.class), type);
+                return PostgresTextInput.toCalcite(text, type);
             } catch (InvalidInputException e) {
                 throw invalid(literal, e);
             }
         }
 
-        private CompileException invalid(SqlCharStringLiteral literal, InvalidInputException e) {
+        private CompileException invalid(SqlLiteral literal, InvalidInputException e) {
             int position = positionOf(literal);
             CompileException.Category category = switch (e.reason()) {
                 case SYNTAX -> CompileException.Category.INVALID_TEXT;

@@ -18,6 +18,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlCase;
 
@@ -62,6 +63,11 @@ public final class ResultNames {
         if (item instanceof SqlIntervalLiteral) {
             return new Figured("interval", false);
         }
+        if (item instanceof SqlUnknownLiteral typed) {
+            // DATE '2026-01-01': PostgreSQL reads a typed literal as a cast and names it after the type.
+            return new Figured(typed.tag.equals("TIMESTAMP WITH LOCAL TIME ZONE") ? "timestamptz"
+                : typed.tag.toLowerCase(Locale.ROOT), false);
+        }
         if (!(item instanceof SqlCall call)) {
             return Figured.NONE;
         }
@@ -69,7 +75,8 @@ public final class ResultNames {
             return new Figured(((SqlIdentifier) call.operand(1)).getSimple(), true);
         }
         if (call.getKind() == SqlKind.CAST) {
-            return orWeak(figure(call.operand(0)), typeName((SqlDataTypeSpec) call.operand(1)));
+            return orWeak(figure(call.operand(0)),
+                call.operand(1) instanceof SqlDataTypeSpec spec ? typeName(spec) : "interval");
         }
         if (call.getOperator().getName().equals(UnconstrainedNumerics.FUNCTION_NAME)) {
             return orWeak(figure(call.operand(0)), "numeric");

@@ -36,7 +36,8 @@ final class TypeNames extends RexShuttle {
         return name(operand.getType());
     }
 
-    private static String name(RelDataType type) {
+    /** The type's name as PostgreSQL's format_type writes it: {@code integer}, {@code timestamp without time zone}. */
+    public static String name(RelDataType type) {
         return switch (type.getSqlTypeName()) {
             case NULL -> "unknown";
             case CHAR, VARCHAR -> "text";

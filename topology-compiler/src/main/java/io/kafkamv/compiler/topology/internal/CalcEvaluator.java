@@ -116,7 +116,10 @@ public final class CalcEvaluator {
             RexNode value = type == SqlType.DECIMAL && column.type().isInteger()
                 ? rex.makeCall(SqlStdOperatorTable.TRUNCATE, project, rex.makeExactLiteral(java.math.BigDecimal.ZERO))
                 : project;
-            result.add(rex.makeCast(CalciteTypes.type(column, planner.typeFactory()), value, true, false));
+            // As nullable as the value: a cast to a NOT NULL type would turn a null into 0 (1970-01-01 for a date).
+            RelDataType storedType = planner.typeFactory().createTypeWithNullability(
+                CalciteTypes.type(column, planner.typeFactory()), project.getType().isNullable());
+            result.add(rex.makeCast(storedType, value, true, false));
         }
         return result;
     }

@@ -34,4 +34,13 @@ class CalcEvaluatorTest {
             .containsExactly(new BigDecimal("45.500000"));
         assertThat(errors).isEmpty();
     }
+
+    @Test
+    void aNullKeepsBeingNullWhenCastToTheStoredType() {
+        CalcStep stored = new CalcStep("calc-1", "scan-1", SQL, new RowSchema(List.of(Column.of("s", SqlType.BIGINT)), List.of()),
+            List.of());
+
+        assertThat(CalcEvaluator.of(stored, INPUT, (step, what, e) -> { }).project(new Object[] {null}))
+            .containsExactly((Object) null);
+    }
 }
