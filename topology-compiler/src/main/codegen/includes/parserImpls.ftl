@@ -485,7 +485,13 @@ void InfixCast(List<Object> list, ExprContext exprContext, Span s) :
     <INFIX_CAST> {
         checkNonQueryExpression(exprContext);
     }
-    type = DataType() {
+    (
+        type = DataType()
+    |
+        // PostgreSQL's interval without units: '1 day 02:00'::interval.
+        <INTERVAL> { type = new SqlDataTypeSpec(new SqlUserDefinedTypeNameSpec("INTERVAL", getPos()), getPos()); }
+    )
+    {
         list.add(new SqlParserUtil.ToTreeListItem(org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST, getPos()));
         list.add(type);
     }

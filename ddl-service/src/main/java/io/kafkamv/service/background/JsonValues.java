@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
+import io.kafkamv.compiler.types.PostgresInterval;
+
 /** Result values as JSON: numbers, booleans and strings as themselves, times and dates as ISO text. */
 public final class JsonValues {
 
@@ -27,6 +29,9 @@ public final class JsonValues {
         }
         if (value instanceof java.sql.Timestamp timestamp) {
             return timestamp.toLocalDateTime().toString();
+        }
+        if (value instanceof PostgresInterval interval) {
+            return interval.text();
         }
         if (value instanceof byte[] bytes) {
             return Base64.getEncoder().encodeToString(bytes);

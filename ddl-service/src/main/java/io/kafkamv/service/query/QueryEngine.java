@@ -20,6 +20,7 @@ import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.parser.SqlDialect;
 import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.planner.ResultNames;
+import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.service.catalog.CatalogService;
@@ -118,10 +119,14 @@ public final class QueryEngine {
             try (ResultSet resultSet = statement.executeQuery(sql)) {
                 List<ResultColumn> columns = columns(resultSet.getMetaData(), names);
                 int count = columns.size();
+                boolean[] yearMonth = new boolean[count];
+                for (int i = 0; i < count; i++) {
+                    yearMonth[i] = isYearMonthInterval(resultSet.getMetaData().getColumnTypeName(i + 1));
+                }
                 while (resultSet.next()) {
                     Object[] row = new Object[count];
                     for (int i = 1; i <= count; i++) {
-                        row[i - 1] = value(resultSet.getObject(i));
+                        row[i - 1] = yearMonth[i - 1] ? months(resultSet.getObject(i)) : value(resultSet.getObject(i));
                     }
                     action.accept(row);
                 }
@@ -184,7 +189,7 @@ public final class QueryEngine {
             // Calcite's driver gives a timestamptz JDBC's type of a timestamp; its type name tells them apart.
             String typeName = meta.getColumnTypeName(i);
             SqlType type = typeName.startsWith("TIMESTAMP_WITH_LOCAL_TIME_ZONE") ? SqlType.TIMESTAMPTZ
-                : isDayTimeInterval(typeName) ? SqlType.INTERVAL
+                : isDayTimeInterval(typeName) || isYearMonthInterval(typeName) ? SqlType.INTERVAL
                 : sqlType(meta.getColumnType(i));
             columns.add(new ResultColumn(name, type));
         }
@@ -223,6 +228,15 @@ public final class QueryEngine {
     /** Calcite's driver names an interval's type by its units, as {@code INTERVAL_DAY_SECOND}; a JDBC type it has none. */
     private static boolean isDayTimeInterval(String typeName) {
         return typeName.startsWith("INTERVAL") && !typeName.contains("YEAR") && !typeName.contains("MONTH");
+    }
+
+    private static boolean isYearMonthInterval(String typeName) {
+        return typeName.startsWith("INTERVAL") && (typeName.contains("YEAR") || typeName.contains("MONTH"));
+    }
+
+    /** A year-month interval's value, which Calcite's driver gives as a number of months. */
+    private static Object months(Object value) {
+        return value instanceof Number months ? new PostgresInterval(months.intValue(), 0) : value;
     }
 
     private static SqlType sqlType(int jdbcType) {

@@ -296,6 +296,9 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         private SqlNode cast(SqlCall call, SqlDataTypeSpec spec) {
             SqlType type = typeOf(spec);
             SqlNode operand = call.operand(0);
+            if (type == SqlType.INTERVAL && operand instanceof SqlCharStringLiteral literal) {
+                return interval(literal);
+            }
             if (type == SqlType.BYTEA && operand instanceof SqlCharStringLiteral literal) {
                 operand = SqlLiteral.createBinaryString(bytea(literal), literal.getParserPosition());
             } else if (type != null && operand instanceof SqlCharStringLiteral literal) {

@@ -115,6 +115,23 @@ public record PostgresInterval(int months, long millis) {
             InvalidInputException.Reason.DATETIME_SYNTAX);
     }
 
+    /** As PostgreSQL prints it: {@code 1 year 2 mons}, {@code 1 day 02:00:00.5}, {@code -1 years -2 mons}. */
+    public String text() {
+        if (months == 0) {
+            return format(millis);
+        }
+        StringBuilder out = new StringBuilder();
+        int years = months / 12;
+        int rest = months % 12;
+        if (years != 0) {
+            out.append(years).append(years == 1 ? " year" : " years");
+        }
+        if (rest != 0) {
+            out.append(out.length() > 0 ? " " : "").append(rest).append(rest == 1 ? " mon" : " mons");
+        }
+        return millis == 0 ? out.toString() : out.append(' ').append(format(millis)).toString();
+    }
+
     /** The days and time of this many milliseconds as PostgreSQL prints them: {@code 1 day 02:00:00.5}. */
     public static String format(long millis) {
         long days = millis / DAY;

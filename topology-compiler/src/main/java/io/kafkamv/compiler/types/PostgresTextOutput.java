@@ -33,6 +33,9 @@ public final class PostgresTextOutput {
      * its offset ({@code 2026-01-01 00:01:00+00}), whichever Java type the value came as.
      */
     public static String format(Object value, SqlType type) {
+        if (type == SqlType.INTERVAL && value instanceof PostgresInterval interval) {
+            return interval.text();
+        }
         if (type == SqlType.INTERVAL && value instanceof Number millis) {
             return PostgresInterval.format(millis.longValue());
         }
