@@ -43,6 +43,7 @@ public final class SqlErrors {
             case OUT_OF_RANGE -> SqlState.NUMERIC_VALUE_OUT_OF_RANGE;
             case INVALID_PARAMETER -> SqlState.INVALID_PARAMETER_VALUE;
             case UNSUPPORTED -> SqlState.FEATURE_NOT_SUPPORTED;
+            case INVALID_REGULAR_EXPRESSION -> SqlState.INVALID_REGULAR_EXPRESSION;
         };
     }
 

@@ -38,6 +38,17 @@ public final class KafkaMvFunctions {
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
         schema.add(TextFunctions.LEFT, ScalarFunctionImpl.create(TextFunctions.class, "left"));
         schema.add(TextFunctions.RIGHT, ScalarFunctionImpl.create(TextFunctions.class, "right"));
+        schema.add("reverse", ScalarFunctionImpl.create(TextFunctions.class, "reverse"));
+        schema.add("btrim", ScalarFunctionImpl.create(TextFunctions.class, "btrim"));
+        schema.add("btrim", ScalarFunctionImpl.create(TextFunctions.class, "btrimSpaces"));
+        schema.add(TextFunctions.LTRIM, ScalarFunctionImpl.create(TextFunctions.class, "ltrim"));
+        schema.add(TextFunctions.LTRIM, ScalarFunctionImpl.create(TextFunctions.class, "ltrimSpaces"));
+        schema.add(TextFunctions.RTRIM, ScalarFunctionImpl.create(TextFunctions.class, "rtrim"));
+        schema.add(TextFunctions.RTRIM, ScalarFunctionImpl.create(TextFunctions.class, "rtrimSpaces"));
+        schema.add("gen_random_uuid", ScalarFunctionImpl.create(TextFunctions.class, "genRandomUuid"));
+        schema.add(TextFunctions.STRING_TO_ARRAY, TextArrayFunction.of("stringToArray", 2));
+        schema.add("regexp_match", TextArrayFunction.of("regexpMatch", 2));
+        schema.add("regexp_match", TextArrayFunction.of("regexpMatch", 3));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
         schema.add(SystemFunctions.CURRENT_SCHEMA, ScalarFunctionImpl.create(SystemFunctions.class, "currentSchema"));
         schema.add("current_database", ScalarFunctionImpl.create(SystemFunctions.class, "currentDatabase"));

@@ -22,13 +22,16 @@ public final class PostgresLibraryFunctions {
 
     /** PostgreSQL's names of functions Calcite has under another name, or that kafka-mv defines in its place. */
     private static final Map<String, String> CALCITE_NAMES = Map.of("TRUNC", "TRUNCATE",
-        "DATE_PART", DatePartFunction.DATE_PART, "LEFT", TextFunctions.LEFT, "RIGHT", TextFunctions.RIGHT);
+        "DATE_PART", DatePartFunction.DATE_PART, "LEFT", TextFunctions.LEFT, "RIGHT", TextFunctions.RIGHT,
+        "LTRIM", TextFunctions.LTRIM, "RTRIM", TextFunctions.RTRIM, "STRING_TO_ARRAY", TextFunctions.STRING_TO_ARRAY);
 
     /** Calcite's names of functions PostgreSQL calls otherwise, for the names of result columns. */
-    private static final Map<String, String> POSTGRES_NAMES = Map.of("truncate", "trunc", "translate3", "translate",
-        "listagg", "string_agg",
-        DatePartFunction.DATE_PART, "date_part", DatePartFunction.EXTRACT, "extract", TextFunctions.LEFT, "left",
-        TextFunctions.RIGHT, "right");
+    private static final Map<String, String> POSTGRES_NAMES = Map.ofEntries(Map.entry("truncate", "trunc"),
+        Map.entry("translate3", "translate"), Map.entry("listagg", "string_agg"),
+        Map.entry(DatePartFunction.DATE_PART, "date_part"), Map.entry(DatePartFunction.EXTRACT, "extract"),
+        Map.entry(TextFunctions.LEFT, "left"), Map.entry(TextFunctions.RIGHT, "right"),
+        Map.entry(TextFunctions.LTRIM, "ltrim"), Map.entry(TextFunctions.RTRIM, "rtrim"),
+        Map.entry(TextFunctions.STRING_TO_ARRAY, "string_to_array"));
 
     private static final Set<String> NAMES = SqlLibraryOperatorTableFactory.INSTANCE
         .getOperatorTable(SqlLibrary.POSTGRESQL).getOperatorList().stream()

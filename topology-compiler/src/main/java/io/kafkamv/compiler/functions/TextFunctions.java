@@ -1,5 +1,16 @@
 package io.kafkamv.compiler.functions;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import io.kafkamv.compiler.types.InvalidInputException;
+import org.apache.calcite.linq4j.function.NonDeterministic;
+import org.apache.calcite.linq4j.function.Strict;
+
 /**
  * PostgreSQL's text functions that Calcite's PostgreSQL library lacks or computes otherwise, as user-defined
  * functions. They count characters (code points), as PostgreSQL does, not Java's UTF-16 units.
@@ -10,6 +21,11 @@ public final class TextFunctions {
     public static final String LEFT = "kafka_mv_left";
     public static final String RIGHT = "kafka_mv_right";
 
+    /** The names the parser gives ltrim, rtrim and string_to_array: Calcite has its own, which differ. */
+    public static final String LTRIM = "kafka_mv_ltrim";
+    public static final String RTRIM = "kafka_mv_rtrim";
+    public static final String STRING_TO_ARRAY = "kafka_mv_string_to_array";
+
     private TextFunctions() {
     }
 
@@ -19,7 +35,7 @@ public final class TextFunctions {
     }
 
     /** {@code left(text, n)}: the first n characters; a negative n leaves off the last |n| (Calcite's gave ''). */
-    @org.apache.calcite.linq4j.function.Strict
+    @Strict
     public static String left(String text, int n) {
         int count = text.codePointCount(0, text.length());
         int keep = n >= 0 ? Math.min(n, count) : Math.max(count + n, 0);
@@ -27,10 +43,117 @@ public final class TextFunctions {
     }
 
     /** {@code right(text, n)}: the last n characters; a negative n leaves off the first |n|. */
-    @org.apache.calcite.linq4j.function.Strict
+    @Strict
     public static String right(String text, int n) {
         int count = text.codePointCount(0, text.length());
         int keep = n >= 0 ? Math.min(n, count) : Math.max(count + n, 0);
         return text.substring(text.offsetByCodePoints(0, count - keep));
+    }
+
+    /** {@code reverse(text)}, by characters. */
+    @Strict
+    public static String reverse(String text) {
+        return new StringBuilder(text).reverse().toString();
+    }
+
+    /** {@code btrim(text)}, what PostgreSQL calls trim: spaces off both ends (not tabs or newlines). */
+    @Strict
+    public static String btrimSpaces(String text) {
+        return btrim(text, " ");
+    }
+
+    /** {@code btrim(text, characters)}: any of the characters off both ends. */
+    @Strict
+    public static String btrim(String text, String characters) {
+        return rtrim(ltrim(text, characters), characters);
+    }
+
+    @Strict
+    public static String ltrimSpaces(String text) {
+        return ltrim(text, " ");
+    }
+
+    /** {@code ltrim(text, characters)}: any of the characters off the start (Calcite's takes no characters). */
+    @Strict
+    public static String ltrim(String text, String characters) {
+        int start = 0;
+        while (start < text.length() && characters.indexOf(text.codePointAt(start)) >= 0) {
+            start += Character.charCount(text.codePointAt(start));
+        }
+        return text.substring(start);
+    }
+
+    @Strict
+    public static String rtrimSpaces(String text) {
+        return rtrim(text, " ");
+    }
+
+    /** {@code rtrim(text, characters)}: any of the characters off the end. */
+    @Strict
+    public static String rtrim(String text, String characters) {
+        int end = text.length();
+        while (end > 0 && characters.indexOf(text.codePointBefore(end)) >= 0) {
+            end -= Character.charCount(text.codePointBefore(end));
+        }
+        return text.substring(0, end);
+    }
+
+    /** {@code gen_random_uuid()}: a version 4 UUID, as text. A new one for each row, so never folded into a constant. */
+    @NonDeterministic
+    public static String genRandomUuid() {
+        return UUID.randomUUID().toString();
+    }
+
+    /**
+     * {@code string_to_array(text, delimiter)}: the parts between delimiters, empty ones kept ('a,' is {a,""}, where
+     * Calcite's dropped the last); '' is an empty array, and an empty delimiter gives the whole text.
+     */
+    public static List<String> stringToArray(String text, String delimiter) {
+        if (text.isEmpty()) {
+            return List.of();
+        }
+        if (delimiter.isEmpty()) {
+            return List.of(text);
+        }
+        List<String> parts = new ArrayList<>();
+        int from = 0;
+        for (int at = text.indexOf(delimiter); at >= 0; at = text.indexOf(delimiter, from)) {
+            parts.add(text.substring(from, at));
+            from = at + delimiter.length();
+        }
+        parts.add(text.substring(from));
+        return parts;
+    }
+
+    /** {@code regexp_match(text, pattern)}: the first match's groups (or the match, without groups), null if none. */
+    public static List<String> regexpMatch(String text, String pattern) {
+        return regexpMatch(text, pattern, "");
+    }
+
+    /** {@code regexp_match(text, pattern, flags)}, with PostgreSQL's flag {@code i} (case-insensitive); not {@code g}. */
+    public static List<String> regexpMatch(String text, String pattern, String flags) {
+        if (flags.contains("g")) {
+            throw new InvalidInputException("regexp_match() does not support the \"global\" option",
+                InvalidInputException.Reason.INVALID_PARAMETER);
+        }
+        Matcher matcher;
+        try {
+            matcher = Pattern.compile(pattern, flags.contains("i") ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0)
+                .matcher(text);
+        } catch (PatternSyntaxException e) {
+            throw new InvalidInputException("invalid regular expression: " + e.getDescription(),
+                InvalidInputException.Reason.INVALID_REGULAR_EXPRESSION);
+        }
+        if (!matcher.find()) {
+            return null;
+        }
+        if (matcher.groupCount() == 0) {
+            return List.of(matcher.group());
+        }
+        List<String> groups = new ArrayList<>(matcher.groupCount());
+        for (int i = 1; i <= matcher.groupCount(); i++) {
+            groups.add(matcher.group(i));
+        }
+        return groups;
     }
 }

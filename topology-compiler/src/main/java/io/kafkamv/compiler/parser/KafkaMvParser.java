@@ -366,7 +366,7 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 case DATETIME_FIELD_OUT_OF_RANGE -> CompileException.Category.DATETIME_FIELD_OUT_OF_RANGE;
                 case OUT_OF_RANGE -> CompileException.Category.VALUE_OUT_OF_RANGE;
                 case INVALID_PARAMETER -> CompileException.Category.INVALID_OPTION;
-                case UNSUPPORTED -> CompileException.Category.UNSUPPORTED;
+                case UNSUPPORTED, INVALID_REGULAR_EXPRESSION -> CompileException.Category.UNSUPPORTED;
             };
             return new CompileException(category, e.getMessage(), position, null);
         }

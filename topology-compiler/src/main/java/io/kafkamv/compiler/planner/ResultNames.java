@@ -15,12 +15,14 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
 
 /**
  * The names PostgreSQL gives unnamed result columns: a function call is named after the function
@@ -86,6 +88,14 @@ public final class ResultNames {
         }
         if (call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.FILTER || call.getKind() == SqlKind.WITHIN_GROUP) {
             return figure(call.operand(0));
+        }
+        if (call.getKind() == SqlKind.TRIM && call.operand(0) instanceof SqlLiteral flag) {
+            // PostgreSQL reads trim(...) as btrim, ltrim or rtrim, and names the column so.
+            return new Figured(switch (flag.getValueAs(SqlTrimFunction.Flag.class)) {
+                case LEADING -> "ltrim";
+                case TRAILING -> "rtrim";
+                default -> "btrim";
+            }, true);
         }
         if (call.getKind() == SqlKind.EXISTS) {
             return new Figured("exists", true);

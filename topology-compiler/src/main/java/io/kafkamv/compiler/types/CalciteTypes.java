@@ -2,7 +2,9 @@ package io.kafkamv.compiler.types;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
+import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.NumericTypmod;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -94,14 +96,23 @@ public final class CalciteTypes {
         };
     }
 
+    private static String postgresName(RelDataType type) {
+        return type.getSqlTypeName() == SqlTypeName.ARRAY
+            ? (type.getComponentType() == null ? "array" : postgresName(type.getComponentType()) + "[]")
+            : Optional.ofNullable(sqlType(type)).map(SqlType::postgresName)
+                .orElse(type.getSqlTypeName().getName().toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** The schema of a Calcite row type; names are made unique, Calcite's {@code EXPR$n} names kept. */
     public static RowSchema schema(RelDataType rowType, List<String> keyColumns) {
         List<Column> columns = new ArrayList<>();
         for (RelDataTypeField field : rowType.getFieldList()) {
             SqlType type = sqlType(field.getType());
             if (type == null) {
-                throw new IllegalArgumentException("Column " + field.getName() + " has type "
-                    + field.getType().getFullTypeString() + ", which cannot be stored in a view");
+                boolean array = field.getType().getSqlTypeName() == SqlTypeName.ARRAY;
+                throw new CompileException(CompileException.Category.UNSUPPORTED, "column \"" + field.getName()
+                    + "\" of type " + postgresName(field.getType()) + " cannot be stored in a view yet", 0,
+                    array ? "Store its elements (x[1]) or its text (array_to_string(x, ',')) instead." : null);
             }
             columns.add(new Column(field.getName(), type, field.getType().isNullable()));
         }

@@ -17,7 +17,9 @@ public final class InvalidInputException extends IllegalArgumentException {
         /** 22023: a parameter that names nothing the function knows, as a time zone or a unit that does not exist. */
         INVALID_PARAMETER,
         /** 0A000: a parameter PostgreSQL knows but not for this type, as the hour of a date. */
-        UNSUPPORTED
+        UNSUPPORTED,
+        /** 2201B: a regular expression that does not compile. */
+        INVALID_REGULAR_EXPRESSION
     }
 
     private final Reason reason;
