@@ -55,6 +55,7 @@ public final class JobRunner implements AutoCloseable {
     private final ViewReads reads;
     private final KafkaJobOffsets offsets;
     private final CatchUpRule catchUp;
+    private final LocalStartProblems problems = new LocalStartProblems();
     private final JobCleanup cleanup;
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
     private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
@@ -166,19 +167,44 @@ public final class JobRunner implements AutoCloseable {
             }
         }
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
+        problems.retainOnly(jobs.keySet());
     }
 
+    /**
+     * Starts the job here if it is not running, and starts it again if it failed. A failure here is this
+     * instance's (see {@link LocalStartProblems}): the job is tried again with backoff and keeps its status for the
+     * cluster. Only a plan no topology can be built from, which would fail the same on every instance, fails the
+     * job; a plan this instance cannot read (a newer kafka-mv's) is left to the instances that can.
+     */
     private void ensureRunning(Job job) {
+        long now = System.nanoTime();
         Optional<ViewRuntime> running = local.get(job.id());
         if (running.isPresent()) {
-            running.get().failure().ifPresent(failure -> {
-                LOG.error("Job {} ({}) failed", job.id(), job.objectName(), failure);
-                store.put(job.withStatus(JobStatus.FAILED, failure.toString()));
-            });
+            Optional<Throwable> failure = running.get().failure();
+            if (failure.isPresent()) {
+                Duration delay = problems.failed(job.id(), failure.get(), now);
+                LOG.error("Job {} ({}) failed on this instance; starting it here again in {} s", job.id(),
+                    job.objectName(), delay.toSeconds(), failure.get());
+                stop(job.id(), false);
+            } else if (running.get().isRunning()) {
+                problems.healthy(job.id());
+            }
+            return;
+        }
+        if (!problems.due(job.id(), now)) {
+            return;
+        }
+        PhysicalPlan plan;
+        try {
+            plan = PlanJson.fromTree(job.plan());
+        } catch (RuntimeException e) {
+            if (problems.leaveToOthers(job.id(), e.getMessage())) {
+                LOG.warn("Job {} ({}) cannot run on this instance, which leaves it to the instances that can: {}",
+                    job.id(), job.objectName(), e.getMessage());
+            }
             return;
         }
         try {
-            PhysicalPlan plan = PlanJson.fromTree(job.plan());
             if (plan.sink() == null && plan.index() == null) {
                 newTopics.ensure(plan.outputTopic(), viewPartitions, true);
             }
@@ -186,10 +212,19 @@ public final class JobRunner implements AutoCloseable {
             local.add(job.id(), ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
                 instanceId));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
-        } catch (RuntimeException e) {
-            LOG.error("Job {} ({}) cannot start", job.id(), job.objectName(), e);
+        } catch (ViewRuntime.InvalidPlanException e) {
+            LOG.error("Job {} ({}) cannot start: its plan does not build", job.id(), job.objectName(), e);
             store.put(job.withStatus(JobStatus.FAILED, "cannot start: " + e.getMessage()));
+        } catch (RuntimeException e) {
+            Duration delay = problems.failed(job.id(), e, now);
+            LOG.warn("Job {} ({}) cannot start on this instance yet; trying again in {} s", job.id(), job.objectName(),
+                delay.toSeconds(), e);
         }
+    }
+
+    /** What keeps a job from running on this instance, if anything: SHOW JOBS says it beside the progress. */
+    public Optional<String> localProblem(long jobId) {
+        return problems.describe(jobId, System.nanoTime());
     }
 
     /**

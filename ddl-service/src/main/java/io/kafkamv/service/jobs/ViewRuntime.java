@@ -105,7 +105,25 @@ final class ViewRuntime implements AutoCloseable {
         // scaling out spreads a view's partitions within minutes.
         properties.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
         CountedEvaluationErrors evaluationErrors = new CountedEvaluationErrors(job);
-        KafkaStreams streams = new KafkaStreams(TopologyFactory.build(plan, evaluationErrors), properties);
+        org.apache.kafka.streams.Topology topology;
+        try {
+            topology = TopologyFactory.build(plan, evaluationErrors);
+        } catch (RuntimeException e) {
+            throw new InvalidPlanException(e);
+        }
+        KafkaStreams streams = new KafkaStreams(topology, properties);
+        try {
+            return start(job, plan, streams, evaluationErrors, registry, clientProperties);
+        } catch (RuntimeException e) {
+            // Its state directory's lock and its clients go with it, so that the next attempt can have them.
+            streams.close(Duration.ofSeconds(10));
+            throw e;
+        }
+    }
+
+    private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
+                                     CountedEvaluationErrors evaluationErrors, MeterRegistry registry,
+                                     Properties clientProperties) {
         ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
@@ -138,6 +156,15 @@ final class ViewRuntime implements AutoCloseable {
                 JdbcSinks.target(plan)).start();
         }
         return runtime;
+    }
+
+    /** A plan from which no topology can be built: the same on every instance, so the job has failed. */
+    static final class InvalidPlanException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidPlanException(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 
     Job job() {

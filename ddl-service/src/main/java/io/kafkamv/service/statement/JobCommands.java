@@ -51,7 +51,7 @@ final class JobCommands {
     StatementResult show() {
         List<List<Object>> rows = new ArrayList<>();
         for (Job job : creating()) {
-            rows.add(Arrays.asList(job.id(), job.statement(), percent(job.progress())));
+            rows.add(Arrays.asList(job.id(), job.statement(), progress(job)));
         }
         for (StatementJob statement : runningStatements()) {
             // How much of its output is unknown until it ends: say what it has written so far.
@@ -137,7 +137,7 @@ final class JobCommands {
 
     /** Waits for one job to create its object, with a notice about once a second. */
     void awaitCreated(Session session, long jobId, Notices notices) {
-        double reported = -1;
+        String reported = null;
         long lastNotice = 0;
         while (true) {
             Optional<Job> job = context.store().job(jobId);
@@ -160,10 +160,11 @@ final class JobCommands {
                 throw cancelled;
             }
             long now = System.nanoTime();
-            if (now - lastNotice > 1_000_000_000L && job.get().progress() != reported) {
-                reported = job.get().progress();
+            String progress = progress(job.get());
+            if (now - lastNotice > 1_000_000_000L && !progress.equals(reported)) {
+                reported = progress;
                 lastNotice = now;
-                notices.notice("job " + jobId + " (" + job.get().objectName() + "): " + percent(reported) + " done");
+                notices.notice("job " + jobId + " (" + job.get().objectName() + "): " + progress.replaceFirst("%", "% done"));
             }
             pause();
         }
@@ -185,6 +186,12 @@ final class JobCommands {
         }
         session.checkCancelled();
         return new StatementResult.Command("FLUSH");
+    }
+
+    /** The job's progress, and what keeps it from running on this instance if anything does. */
+    private String progress(Job job) {
+        return percent(job.progress()) + context.runner().localProblem(job.id()).map(problem -> " (" + problem + ")")
+            .orElse("");
     }
 
     static String percent(double fraction) {
