@@ -20,7 +20,8 @@ public record ShownJob(long id, String statement, double percent) {
             }
             String[] fields = line.split("\\|");
             jobs.add(new ShownJob(Long.parseLong(fields[0]), fields[1],
-                Double.parseDouble(fields[2].replace("%", ""))));
+                // The percentage, before what may keep the job from running on this instance.
+                Double.parseDouble(fields[2].substring(0, fields[2].indexOf('%')))));
         }
         return jobs;
     }
