@@ -131,7 +131,8 @@ public final class KafkaMvService implements AutoCloseable {
         PgAuthentication authentication = config.pgUsersFile().isPresent()
             ? PgAuthentication.fromUsersFile(config.pgUsersFile().get()) : PgAuthentication.trust();
         pgWire = new PgWireServer(bindAddress, config.pgPort(), executor, authentication, config.pgTls()
-            .map(files -> PgTls.fromPem(files.certificateChain(), files.privateKey(), files.required())));
+            .map(files -> PgTls.fromPem(files.certificateChain(), files.privateKey(), files.required())),
+            config.pgMaxConnections());
         metrics.bindPgWire(pgWire::openConnections, pgWire::openSessions);
         started.push(pgWire);
         BackgroundStatements background = new BackgroundStatements(executor, store, clientProperties, instanceId).start();

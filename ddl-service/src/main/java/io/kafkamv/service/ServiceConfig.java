@@ -12,7 +12,7 @@ import java.util.Optional;
  * {@code topicPartitions} is the partition count of new tables, views and exchanges; with
  * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256); with
  * {@code restTokensFile} the REST API and metrics ask for a bearer token; with {@code pgTls} the
- * PostgreSQL endpoint speaks TLS.
+ * PostgreSQL endpoint speaks TLS; it takes at most {@code pgMaxConnections} clients at once.
  */
 public record ServiceConfig(
     Path dataDir,
@@ -27,7 +27,8 @@ public record ServiceConfig(
     int topicPartitions,
     Optional<Path> pgUsersFile,
     Optional<Path> restTokensFile,
-    Optional<PgTlsFiles> pgTls) {
+    Optional<PgTlsFiles> pgTls,
+    int pgMaxConnections) {
 
     /** A PEM certificate chain and its PKCS#8 key; with {@code required}, clients without TLS are refused. */
     public record PgTlsFiles(Path certificateChain, Path privateKey, boolean required) {

@@ -80,6 +80,11 @@ public final class KafkaMvCommand implements Callable<Integer> {
         description = "The unencrypted PKCS#8 PEM private key of --pg-tls-cert (env KAFKA_MV_PG_TLS_KEY).")
     Path pgTlsKey;
 
+    @Option(names = "--pg-max-connections", defaultValue = "${env:KAFKA_MV_PG_MAX_CONNECTIONS:-100}",
+        description = "Most PostgreSQL clients at once; more are refused with 53300, as PostgreSQL's max_connections "
+            + "does (env KAFKA_MV_PG_MAX_CONNECTIONS; default ${DEFAULT-VALUE}).")
+    int pgMaxConnections;
+
     @Option(names = "--pg-tls-required", defaultValue = "${env:KAFKA_MV_PG_TLS_REQUIRED:-false}",
         description = "Refuse PostgreSQL clients that do not use TLS (env KAFKA_MV_PG_TLS_REQUIRED).")
     boolean pgTlsRequired;
@@ -105,7 +110,7 @@ public final class KafkaMvCommand implements Callable<Integer> {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
             Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),
-            Optional.ofNullable(restTokensFile), pgTls());
+            Optional.ofNullable(restTokensFile), pgTls(), pgMaxConnections);
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -180,8 +180,17 @@ final class BackendMessages {
     }
 
     void errorResponse(SqlError error) throws IOException {
-        field('S', "ERROR");
-        field('V', "ERROR");
+        errorResponse(error, "ERROR");
+    }
+
+    /** An error that ends the connection, as PostgreSQL reports one (too many clients). */
+    void fatalResponse(SqlError error) throws IOException {
+        errorResponse(error, "FATAL");
+    }
+
+    private void errorResponse(SqlError error, String severity) throws IOException {
+        field('S', severity);
+        field('V', severity);
         field('C', error.state().code());
         field('M', error.getMessage() == null ? "unknown error" : error.getMessage());
         if (error.position() > 0) {

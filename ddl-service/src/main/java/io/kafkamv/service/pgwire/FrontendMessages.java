@@ -19,6 +19,13 @@ final class FrontendMessages {
 
     /** Larger messages are refused rather than buffered: a client bug must not exhaust the heap. */
     private static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    /** PostgreSQL's limit for a startup packet (MAX_STARTUP_PACKET_LENGTH): nobody has authenticated yet. */
+    static final int MAX_STARTUP_BYTES = 10_000;
+    /** PostgreSQL's limit for a message during authentication (PG_MAX_AUTH_TOKEN_LENGTH). */
+    static final int MAX_AUTHENTICATION_BYTES = 65_535;
+
+    /** The longest message read: small until the client has authenticated, so a stranger cannot make us allocate. */
+    private int maxMessageBytes = MAX_AUTHENTICATION_BYTES;
 
     /** The first message of a connection: a protocol version or a special request code, and its body. */
     record Startup(int code, ByteBuffer body) {
@@ -51,7 +58,7 @@ final class FrontendMessages {
 
     Startup readStartup() throws IOException {
         int length = in.readInt();
-        checkLength(length, 8);
+        checkLength(length, 8, MAX_STARTUP_BYTES);
         int code = in.readInt();
         return new Startup(code, readBody(length - 8));
     }
@@ -68,7 +75,7 @@ final class FrontendMessages {
         } catch (EOFException e) {
             return null;
         }
-        checkLength(length, 4);
+        checkLength(length, 4, maxMessageBytes);
         return new Message((char) type, readBody(length - 4));
     }
 
@@ -89,8 +96,13 @@ final class FrontendMessages {
         return ByteBuffer.wrap(bytes);
     }
 
-    private static void checkLength(int length, int minimum) throws IOException {
-        if (length < minimum || length > MAX_MESSAGE_BYTES) {
+    /** The client has authenticated: its messages may be as long as statements and COPY data need. */
+    void authenticated() {
+        maxMessageBytes = MAX_MESSAGE_BYTES;
+    }
+
+    private static void checkLength(int length, int minimum, int maximum) throws IOException {
+        if (length < minimum || length > maximum) {
             throw new IOException("Invalid message length " + length);
         }
     }

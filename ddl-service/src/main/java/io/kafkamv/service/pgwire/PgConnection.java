@@ -33,6 +33,8 @@ final class PgConnection implements Runnable {
 
     /** A client that asked for TLS and then says nothing does not keep a thread for longer. */
     private static final int HANDSHAKE_TIMEOUT = 30_000;
+    /** PostgreSQL's authentication_timeout: a client that has not authenticated by then is dropped. */
+    static final int AUTHENTICATION_TIMEOUT = 60_000;
 
     private final Socket socket;
     private final StatementExecutor executor;
@@ -62,6 +64,7 @@ final class PgConnection implements Runnable {
         PgSessionRegistry.Key key = null;
         try (socket) {
             socket.setTcpNoDelay(true);
+            socket.setSoTimeout(AUTHENTICATION_TIMEOUT);
             in = new FrontendMessages(socket.getInputStream());
             out = new BackendMessages(socket.getOutputStream());
             Map<String, String> parameters = handshake();
@@ -76,6 +79,11 @@ final class PgConnection implements Runnable {
                 out.flush();
                 return;
             }
+            in.authenticated();
+            socket.setSoTimeout(0);
+            if (secure != null) {
+                secure.setSoTimeout(0);
+            }
             session = executor.openSession(user,
                 parameters.getOrDefault("database", "dev"));
             session.streamCopyData();
@@ -88,6 +96,26 @@ final class PgConnection implements Runnable {
             if (key != null) {
                 registry.unregister(key);
             }
+            closeTls();
+        }
+    }
+
+    /**
+     * Refuses the client, as PostgreSQL does when max_connections are in use: after its startup message (and the
+     * TLS it asks for), a FATAL 53300.
+     */
+    public void refuseTooManyClients() {
+        try (socket) {
+            socket.setSoTimeout(HANDSHAKE_TIMEOUT);
+            in = new FrontendMessages(socket.getInputStream());
+            out = new BackendMessages(socket.getOutputStream());
+            if (handshake() != null) {
+                out.fatalResponse(SqlError.of(SqlState.TOO_MANY_CONNECTIONS, "sorry, too many clients already"));
+                out.flush();
+            }
+        } catch (IOException e) {
+            LOG.debug("Refusing a connection from {}: {}", socket.getRemoteSocketAddress(), e.toString());
+        } finally {
             closeTls();
         }
     }
@@ -123,6 +151,7 @@ final class PgConnection implements Runnable {
                     } else {
                         out.sslAccepted();
                         secure = tls.accept(socket, HANDSHAKE_TIMEOUT);
+                        secure.setSoTimeout(AUTHENTICATION_TIMEOUT);
                         in = new FrontendMessages(secure.getInputStream());
                         out = new BackendMessages(secure.getOutputStream());
                         encrypted = true;

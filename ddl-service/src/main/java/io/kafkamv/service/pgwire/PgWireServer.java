@@ -35,9 +35,16 @@ public final class PgWireServer implements AutoCloseable {
     private final ExecutorService connections;
     private final Thread acceptor;
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
+    private final int maxConnections;
+    /** Clients beyond the limit that are told so (53300) at once; any more are closed without a word. */
+    private static final int REFUSED_AT_ONCE = 16;
 
     public PgWireServer(InetAddress bindAddress, int port, StatementExecutor executor, PgAuthentication authentication,
-                        Optional<PgTls> tls) throws IOException {
+                        Optional<PgTls> tls, int maxConnections) throws IOException {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("max connections must be at least 1, not " + maxConnections);
+        }
+        this.maxConnections = maxConnections;
         this.executor = executor;
         this.authentication = authentication;
         this.tls = tls.orElse(null);
@@ -82,11 +89,25 @@ public final class PgWireServer implements AutoCloseable {
         while (!serverSocket.isClosed()) {
             try {
                 Socket socket = serverSocket.accept();
+                int open = openSockets.size();
+                if (open >= maxConnections + REFUSED_AT_ONCE) {
+                    LOG.warn("Closed a PostgreSQL connection from {}: {} connections are open already",
+                        socket.getRemoteSocketAddress(), open);
+                    socket.close();
+                    continue;
+                }
+                boolean tooMany = open >= maxConnections;
                 openSockets.add(socket);
                 PgConnection connection = new PgConnection(socket, executor, registry, authentication, tls);
                 connections.execute(() -> {
                     try {
-                        connection.run();
+                        if (tooMany) {
+                            LOG.warn("Refused a PostgreSQL connection from {}: all {} connections are in use",
+                                socket.getRemoteSocketAddress(), maxConnections);
+                            connection.refuseTooManyClients();
+                        } else {
+                            connection.run();
+                        }
                     } finally {
                         openSockets.remove(socket);
                     }
