@@ -3,6 +3,8 @@ package io.kafkamv.service.rest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -101,8 +103,7 @@ public final class RestServer implements AutoCloseable {
      */
     private static void authorize(io.javalin.http.Context ctx, BearerTokens tokens) {
         String path = ctx.path();
-        boolean guarded = path.startsWith("/v1/") || path.startsWith("/internal/") || path.equals("/metrics");
-        if (!tokens.required() || !guarded) {
+        if (!tokens.required() || !isGuarded(path)) {
             return;
         }
         if (tokens.holder(ctx.header("Authorization")).isEmpty()) {
@@ -112,6 +113,25 @@ public final class RestServer implements AutoCloseable {
             Problem.respond(ctx, Problem.of(401, "Unauthorized", "this API needs a valid bearer token"));
             ctx.skipRemainingHandlers();
         }
+    }
+
+    /**
+     * Whether a request for this path needs a token, however the path is spelled: the router serves /metrics/ as
+     * /metrics, and other spellings (case, doubled slashes, dot segments) must not get past the guard either.
+     */
+    static boolean isGuarded(String path) {
+        String normalized;
+        try {
+            normalized = URI.create("/" + path.replaceAll("/+", "/").replaceFirst("^/", "")).normalize().getPath()
+                .toLowerCase(Locale.ROOT).replaceAll("/+", "/");
+        } catch (IllegalArgumentException notAPath) {
+            return true;
+        }
+        if (normalized.length() > 1 && normalized.endsWith("/")) {
+            normalized = normalized.substring(0, normalized.length() - 1);
+        }
+        return normalized.equals("/v1") || normalized.startsWith("/v1/") || normalized.equals("/internal")
+            || normalized.startsWith("/internal/") || normalized.equals("/metrics") || normalized.startsWith("/metrics/");
     }
 
     public int port() {

@@ -45,6 +45,13 @@ class RestAuthIT {
                     assertThat(refused.body()).as(path).doesNotContain("payroll");
                 }
             }
+            // Another spelling of a guarded path must not get past the guard (GET /metrics/ did).
+            for (String spelling : List.of("/metrics/", "//metrics", "/METRICS", "/Metrics/", "/v1/objects/", "//v1/objects",
+                    "/v1//objects", "/V1/objects", "/v1/views/payroll_total/", "/./metrics", "/internal//v1/jobs/1002/rows")) {
+                HttpResponse<String> response = get(base + spelling, null);
+                assertThat(response.statusCode()).as(spelling).isIn(400, 401, 404);
+                assertThat(response.body()).as(spelling).doesNotContain("payroll").doesNotContain("kafkamv_jobs");
+            }
             HttpResponse<String> statement = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/statements"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"sql\": \"SHOW TABLES\"}")).build(),
