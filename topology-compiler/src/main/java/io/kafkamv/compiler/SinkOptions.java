@@ -51,6 +51,7 @@ final class SinkOptions {
         if (topic == null || topic.isBlank()) {
             throw invalid("a Kafka sink needs a topic", "add topic = '<name>' to WITH (...)");
         }
+        TopicNames.checkNotInternal(topic, "a sink cannot write it");
         String format = options.getOrDefault("format", "json").toLowerCase(Locale.ROOT);
         if (!format.equals("json") && !format.equals("avro")) {
             throw invalid("sink format \"" + format + "\" is not supported", "use format = 'json' or 'avro'");

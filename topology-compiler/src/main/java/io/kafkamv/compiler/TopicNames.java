@@ -1,5 +1,7 @@
 package io.kafkamv.compiler;
 
+import io.kafkamv.compiler.error.CompileException;
+
 /**
  * The names of the topics kafka-mv makes for its objects: {@code kmv-<kind>-<name>-<suffix>}. SQL names
  * may hold quotes, spaces and any Unicode letter, Kafka topic names only ASCII letters, digits, '.',
@@ -11,6 +13,19 @@ public final class TopicNames {
     private static final int MAX_NAME_PART = 180;
 
     private TopicNames() {
+    }
+
+    /**
+     * Refuses a topic that is kafka-mv's own (the job store, which holds the catalog and its secrets; the topics of
+     * tables, views and their changelogs, {@code kmv-...}) or Kafka's ({@code __consumer_offsets}, {@code _schemas}):
+     * a source would let any SQL user read them, a sink write them.
+     */
+    public static void checkNotInternal(String topic, String what) {
+        if (topic.startsWith("_") || topic.startsWith("kmv-")) {
+            throw new CompileException(CompileException.Category.FORBIDDEN, "topic \"" + topic
+                + "\" belongs to kafka-mv or to Kafka itself: " + what, 0,
+                "Topics whose names start with _ or kmv- are internal. Read kafka-mv's objects with SELECT.");
+        }
     }
 
     public static String of(String kind, String name, String suffix) {

@@ -17,6 +17,7 @@ public final class SqlErrors {
             case UNKNOWN_COLUMN -> SqlState.UNDEFINED_COLUMN;
             case UNKNOWN_TYPE -> SqlState.UNDEFINED_OBJECT;
             case CANNOT_CAST -> SqlState.CANNOT_COERCE;
+            case FORBIDDEN -> SqlState.INSUFFICIENT_PRIVILEGE;
             case DUPLICATE_OBJECT -> SqlState.DUPLICATE_TABLE;
             case TYPE -> SqlState.DATATYPE_MISMATCH;
             case UNSUPPORTED -> SqlState.FEATURE_NOT_SUPPORTED;

@@ -50,6 +50,26 @@ class HostileSqlIT {
         }
     }
 
+    /** The job store holds the catalog and its secrets: no SQL user may read it, nor write any internal topic. */
+    @Test
+    void internalTopicsCannotBeReadOrWrittenThroughSourcesAndSinks() throws Exception {
+        try (Connection connection = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE internal_probe (id INT PRIMARY KEY, v INT)");
+            for (String sql : new String[] {
+                "CREATE SOURCE catalog_copy (line TEXT) WITH (connector = 'kafka', topic = '_kafka_mv_jobs', format = 'string')",
+                "CREATE SOURCE offsets_copy (line TEXT) WITH (connector = 'kafka', topic = '__consumer_offsets', format = 'string')",
+                "CREATE SINK overwrite AS SELECT * FROM internal_probe WITH (connector = 'kafka', topic = '_kafka_mv_jobs')",
+                "CREATE SINK overwrite AS SELECT * FROM internal_probe WITH (connector = 'kafka', topic = 'kmv-table-internal_probe-1')"}) {
+                SQLException error = catchThrowableOfType(SQLException.class, () -> statement.execute(sql));
+                assertThat((Throwable) error).as(sql).isNotNull();
+                assertThat(error.getSQLState()).as(sql).isEqualTo("42501");
+                assertThat(error.getMessage()).as(sql).contains("belongs to kafka-mv or to Kafka itself");
+            }
+            statement.execute("DROP TABLE internal_probe");
+        }
+    }
+
     @Test
     void quotedAndUnicodeNamesWork() throws Exception {
         try (Connection connection = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");

@@ -19,6 +19,8 @@ public final class CompileException extends RuntimeException {
         UNKNOWN_TYPE,
         /** A cast between types that have none. */
         CANNOT_CAST,
+        /** Something the statement may not touch, as an internal topic. */
+        FORBIDDEN,
         /** A literal that is no value of its type. */
         INVALID_TEXT,
         /** A literal number too large for its type. */
