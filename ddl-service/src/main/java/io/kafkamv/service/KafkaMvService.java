@@ -123,7 +123,8 @@ public final class KafkaMvService implements AutoCloseable {
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),
             (index, values) -> runner.reads().indexRows(index.jobId(), values, Duration.ofSeconds(10)),
-            new CatalogTables(catalog)::addTo);
+            new CatalogTables(catalog)::addTo, config.maxResultMb() > 0 ? (long) config.maxResultMb() << 20
+                : io.kafkamv.service.query.QueryEngine.defaultMaxResultBytes());
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));
 

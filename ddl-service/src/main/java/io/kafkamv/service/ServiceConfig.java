@@ -12,7 +12,8 @@ import java.util.Optional;
  * {@code topicPartitions} is the partition count of new tables, views and exchanges; with
  * {@code pgUsersFile} the PostgreSQL endpoint asks for passwords (SCRAM-SHA-256); with
  * {@code restTokensFile} the REST API and metrics ask for a bearer token; with {@code pgTls} the
- * PostgreSQL endpoint speaks TLS; it takes at most {@code pgMaxConnections} clients at once.
+ * PostgreSQL endpoint speaks TLS; it takes at most {@code pgMaxConnections} clients at once. A query's result may take {@code maxResultMb} of memory
+ * (0: a quarter of the heap).
  */
 public record ServiceConfig(
     Path dataDir,
@@ -28,7 +29,8 @@ public record ServiceConfig(
     Optional<Path> pgUsersFile,
     Optional<Path> restTokensFile,
     Optional<PgTlsFiles> pgTls,
-    int pgMaxConnections) {
+    int pgMaxConnections,
+    int maxResultMb) {
 
     /** A PEM certificate chain and its PKCS#8 key; with {@code required}, clients without TLS are refused. */
     public record PgTlsFiles(Path certificateChain, Path privateKey, boolean required) {

@@ -85,6 +85,11 @@ public final class KafkaMvCommand implements Callable<Integer> {
             + "does (env KAFKA_MV_PG_MAX_CONNECTIONS; default ${DEFAULT-VALUE}).")
     int pgMaxConnections;
 
+    @Option(names = "--max-result-mb", defaultValue = "${env:KAFKA_MV_MAX_RESULT_MB:-0}",
+        description = "Memory one query's result may take before the query fails with 53200; 0 means a quarter of "
+            + "the heap (env KAFKA_MV_MAX_RESULT_MB; default ${DEFAULT-VALUE}).")
+    int maxResultMb;
+
     @Option(names = "--pg-tls-required", defaultValue = "${env:KAFKA_MV_PG_TLS_REQUIRED:-false}",
         description = "Refuse PostgreSQL clients that do not use TLS (env KAFKA_MV_PG_TLS_REQUIRED).")
     boolean pgTlsRequired;
@@ -110,7 +115,7 @@ public final class KafkaMvCommand implements Callable<Integer> {
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
             Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),
-            Optional.ofNullable(restTokensFile), pgTls(), pgMaxConnections);
+            Optional.ofNullable(restTokensFile), pgTls(), pgMaxConnections, maxResultMb);
         long startedAt = System.nanoTime();
         KafkaMvService service = KafkaMvService.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

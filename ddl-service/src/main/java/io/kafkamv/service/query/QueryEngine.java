@@ -52,14 +52,21 @@ public final class QueryEngine {
     private final RelationReader reader;
     private final PointLookup pointLookup;
     private final Consumer<SchemaPlus> catalogSchemas;
+    private final long maxResultBytes;
 
     /** {@code catalogSchemas} adds the schemas that describe the catalog (information_schema, pg_catalog). */
     public QueryEngine(CatalogService catalog, RelationReader reader, PointLookup.KeyReader keys,
-                       PointLookup.IndexReader indexes, Consumer<SchemaPlus> catalogSchemas) {
+                       PointLookup.IndexReader indexes, Consumer<SchemaPlus> catalogSchemas, long maxResultBytes) {
+        this.maxResultBytes = maxResultBytes;
         this.catalog = catalog;
         this.reader = reader;
         this.pointLookup = new PointLookup(catalog, keys, indexes);
         this.catalogSchemas = catalogSchemas;
+    }
+
+    /** How much a query's result may take in memory unless configured: a quarter of the heap. */
+    public static long defaultMaxResultBytes() {
+        return ResultBudget.quarterOfTheHeap();
     }
 
     /** A table queries can scan: rows of {@code relation}'s schema, read when a query runs. */
@@ -89,7 +96,11 @@ public final class QueryEngine {
             return byKey.get();
         }
         List<List<Object>> rows = new ArrayList<>();
-        List<ResultColumn> columns = forEachRow(sql, ResultNames.of(parsed), caller, row -> rows.add(Arrays.asList(row)));
+        ResultBudget budget = new ResultBudget(maxResultBytes);
+        List<ResultColumn> columns = forEachRow(sql, ResultNames.of(parsed), caller, row -> {
+            budget.add(row);
+            rows.add(Arrays.asList(row));
+        });
         return new StatementResult.Rows(columns, rows);
     }
 

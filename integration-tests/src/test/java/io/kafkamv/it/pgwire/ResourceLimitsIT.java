@@ -1,6 +1,7 @@
 package io.kafkamv.it.pgwire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -9,6 +10,8 @@ import java.net.SocketException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 
 import io.kafkamv.it.support.Psql;
@@ -17,11 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a stranger can make the PostgreSQL endpoint spend before authenticating is bounded, as in PostgreSQL: a
- * startup packet is at most 10,000 bytes, a client that does not finish its handshake is dropped after a minute,
- * and clients beyond --pg-max-connections are refused with 53300.
+ * What a client can make an instance spend is bounded, as in PostgreSQL. Before authenticating: a startup packet is
+ * at most 10,000 bytes, a client that does not finish its handshake is dropped after a minute, and clients beyond
+ * --pg-max-connections are refused with 53300. After: a query whose result would take more memory than
+ * --max-result-mb fails with 53200 and the instance serves on.
  */
-class ConnectionLimitsIT {
+class ResourceLimitsIT {
 
     private static final int MAX_CONNECTIONS = 3;
 
@@ -31,7 +35,7 @@ class ConnectionLimitsIT {
     @Test
     void strangersCannotHoldTheEndpoint() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"), "--pg-max-connections",
-                String.valueOf(MAX_CONNECTIONS));
+                String.valueOf(MAX_CONNECTIONS), "--max-result-mb", "16");
              Socket idle = new Socket("localhost", service.pgPort())) {
             Psql psql = new Psql(service.pgPort());
 
@@ -54,6 +58,17 @@ class ConnectionLimitsIT {
                 assertThat(second.isValid(5)).isTrue();
             }
             assertThat(psql.value("SELECT 2")).as("a place that frees is taken again").isEqualTo("2");
+
+            try (Connection connection = DriverManager.getConnection(url)) {
+                SQLException tooLarge = catchThrowableOfType(SQLException.class, () ->
+                    connection.createStatement().executeQuery("SELECT * FROM generate_series(1, 2000000000)"));
+                assertThat(tooLarge.getSQLState()).isEqualTo("53200");
+                assertThat(tooLarge.getMessage()).contains("out of memory: the query's result takes more than 16 MB");
+                ResultSet within = connection.createStatement().executeQuery(
+                    "SELECT count(*) FROM (SELECT * FROM generate_series(1, 100000)) AS s");
+                assertThat(within.next()).isTrue();
+                assertThat(within.getLong(1)).as("the session and the instance serve on").isEqualTo(100_000);
+            }
 
             idle.setSoTimeout(120_000);
             long started = System.nanoTime();
