@@ -36,6 +36,7 @@ public enum SqlState {
     BAD_COPY_FILE_FORMAT("22P04"),
     DUPLICATE_CURSOR("42P03"),
     NO_ACTIVE_SQL_TRANSACTION("25P01"),
+    SYSTEM_ERROR("58000"),
     INTERNAL_ERROR("XX000");
 
     private final String code;

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.row.RowCodec;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -43,6 +45,9 @@ public final class TableWriter implements AutoCloseable {
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         properties.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // An INSERT waits for a busy cluster as a PostgreSQL INSERT waits for a busy disk: Kafka's two minutes made
+        // a large INSERT on a loaded machine fail part way. A --kafka-config that sets it wins.
+        properties.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(10 * 60 * 1000));
         if (transactionalId != null) {
             properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }
@@ -150,16 +155,21 @@ public final class TableWriter implements AutoCloseable {
         }
 
         private void awaitPending() {
+            long acknowledged = count - pending.size();
             try {
                 for (Future<RecordMetadata> ack : pending) {
                     ack.get();
+                    acknowledged++;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while writing to " + table.name(), e);
+                throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: writing to table " + table.name()
+                    + " was interrupted after " + acknowledged + " of its rows were written");
             } catch (ExecutionException e) {
-                throw new IllegalStateException("Writing to table " + table.name() + " failed: "
-                    + e.getCause().getMessage(), e.getCause());
+                throw SqlError.at(SqlState.SYSTEM_ERROR, "writing to table " + table.name() + " failed after "
+                    + acknowledged + " of its rows were written: " + e.getCause().getMessage(), 0,
+                    "Kafka refused the rows or did not take them in time. The rows written stay (a failed write is not "
+                        + "undone); writing them again replaces them by their key.");
             }
             pending.clear();
         }

@@ -1,12 +1,17 @@
 package io.kafkamv.it.support;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.common.config.ConfigResource;
 
 /** What is in Kafka: topics (all, or those of a job) and consumer groups. */
 public final class KafkaAdmin {
@@ -26,6 +31,15 @@ public final class KafkaAdmin {
     public static Set<String> topics(String bootstrapServers) throws Exception {
         try (Admin admin = Admin.create(properties(bootstrapServers))) {
             return admin.listTopics().names().get();
+        }
+    }
+
+    /** Sets a config of a topic, as an operator would with kafka-configs.sh. */
+    public static void setTopicConfig(String bootstrapServers, String topic, String name, String value) throws Exception {
+        try (Admin admin = Admin.create(properties(bootstrapServers))) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value),
+                AlterConfigOp.OpType.SET)))).all().get();
         }
     }
 
