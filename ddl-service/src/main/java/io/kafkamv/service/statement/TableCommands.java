@@ -64,6 +64,14 @@ final class TableCommands {
                 "a table's rows have only the columns you declare; a source can INCLUDE the record's timestamp, "
                     + "partition, offset, key or a header");
         }
+        for (String option : statement.options().keySet()) {
+            if (!option.equals("partitions")) {
+                // As PostgreSQL answers an unknown storage parameter; a table's topic settings are kafka-mv's (a
+                // retention would delete rows the table still holds).
+                throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "unrecognized parameter \"" + option + "\"", 0,
+                    "CREATE TABLE takes WITH (partitions = n); a source reads a topic whose settings are yours");
+            }
+        }
         RowSchema schema = schema(statement, text);
         List<Column> key = schema.appendOnly() ? List.of(Relation.ROW_ID)
             : schema.keyColumns().stream().map(column -> schema.column(column).orElseThrow()).toList();

@@ -66,6 +66,10 @@ class HostileSqlIT {
                 assertThat(error.getSQLState()).as(sql).isEqualTo("42501");
                 assertThat(error.getMessage()).as(sql).contains("belongs to kafka-mv or to Kafka itself");
             }
+            SQLException retention = catchThrowableOfType(SQLException.class, () ->
+                statement.execute("CREATE TABLE short_lived (id INT PRIMARY KEY) WITH ('retention.ms' = '1000')"));
+            assertThat(retention.getSQLState()).as("a table's topic keeps its rows: no retention").isEqualTo("22023");
+            assertThat(retention.getMessage()).contains("unrecognized parameter \"retention.ms\"");
             statement.execute("DROP TABLE internal_probe");
         }
     }
