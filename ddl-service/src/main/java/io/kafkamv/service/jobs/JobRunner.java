@@ -56,6 +56,8 @@ public final class JobRunner implements AutoCloseable {
     private final KafkaJobOffsets offsets;
     private final CatchUpRule catchUp;
     private final LocalStartProblems problems = new LocalStartProblems();
+    /** The way of each creating job to its targets, followed across reconciles (see {@link CatchUpRule}). */
+    private final Map<Long, CatchUpRule.CatchUp> visibility = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
     private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
@@ -114,7 +116,8 @@ public final class JobRunner implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Job job : jobs) {
             Map<String, Long> end = offsets.ends(Offsets.topicsOf(job.targetOffsets()));
-            while (!catchUp.caughtUp(job, end)) {
+            CatchUpRule.CatchUp toEnd = catchUp.toward(job, end);
+            while (!toEnd.reached()) {
                 if (System.nanoTime() > deadline) {
                     throw new TimeoutException("view of job " + job.id() + " did not catch up within " + timeout);
                 }
@@ -167,6 +170,7 @@ public final class JobRunner implements AutoCloseable {
             }
         }
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
+        visibility.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         problems.retainOnly(jobs.keySet());
     }
 
@@ -252,7 +256,10 @@ public final class JobRunner implements AutoCloseable {
         BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(),
             offsets.committed(job.id()));
         ViewRuntime runtime = local.get(job.id()).orElseThrow();
-        if (progress.done() && runtime.isRunning() && catchUp.caughtUp(job, job.targetOffsets())) {
+        CatchUpRule.CatchUp toTargets = visibility.compute(job.id(), (id, known) ->
+            known != null && known.job().startOffsets().equals(job.startOffsets())
+                && known.targets().equals(job.targetOffsets()) ? known : catchUp.toward(job, job.targetOffsets()));
+        if (progress.done() && runtime.isRunning() && toTargets.reached()) {
             store.object(job.objectName())
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
@@ -276,6 +283,11 @@ public final class JobRunner implements AutoCloseable {
      * tasks re-created after an unclean restart while the backfill throttle paused them never resumed).
      */
     private void restartIfStalled(Job job, BackfillProgress progress, ViewRuntime runtime) {
+        if (progress.done()) {
+            // The sources are read up to the targets; what is left (exchanges, partials) moves on without them.
+            stalls.remove(job.id());
+            return;
+        }
         long now = System.nanoTime();
         Stall last = stalls.get(job.id());
         if (last == null || !last.consumed().equals(progress.consumed()) || job.rateLimit() == 0) {

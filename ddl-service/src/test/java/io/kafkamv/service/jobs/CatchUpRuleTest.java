@@ -102,6 +102,61 @@ class CatchUpRuleTest {
         assertThat(offsets.calls).containsSubsequence("committed", "internalTopics", "heldBack", "ends [" + EXCHANGE + "]");
     }
 
+    /** Inputs written all the time: the exchange's end moves on at every look, the barrier read once does not. */
+    @Test
+    void anExchangeWrittenAllTheTimeIsDrainedUpToItsEndWhenTheSourcesReachedTheTargets() {
+        allCommitted();
+        offsets.internalTopics.add(EXCHANGE);
+        offsets.ends.put(EXCHANGE + ":0", 40L);
+        offsets.committed.put(EXCHANGE + ":0", 30L);
+        CatchUpRule.CatchUp catchUp = rule.toward(job(view()), TARGETS);
+        assertThat(catchUp.reached()).isFalse();
+
+        offsets.ends.put(EXCHANGE + ":0", 60L);
+        offsets.committed.put(EXCHANGE + ":0", 45L);
+        assertThat(catchUp.reached()).as("past the barrier of 40, though the end is 60 now").isTrue();
+        assertThat(rule.caughtUp(job(view()), TARGETS)).as("asked afresh, the end of now is the barrier").isFalse();
+    }
+
+    @Test
+    void everyLevelOfExchangesIsDrainedInItsOwnRound() {
+        String second = INTERNAL + "join-exchange-repartition";
+        allCommitted();
+        offsets.internalTopics.add(EXCHANGE);
+        offsets.internalTopics.add(second);
+        offsets.ends.put(EXCHANGE + ":0", 40L);
+        offsets.ends.put(second + ":0", 10L);
+        offsets.committed.put(EXCHANGE + ":0", 40L);
+        offsets.committed.put(second + ":0", 10L);
+        CatchUpRule.CatchUp catchUp = rule.toward(job(view()), TARGETS);
+        offsets.ends.put(second + ":0", 20L);
+        // The first round's barrier is (40, 20): the second level is behind it.
+        assertThat(catchUp.reached()).isFalse();
+
+        offsets.committed.put(second + ":0", 20L);
+        offsets.ends.put(second + ":0", 35L);
+        // The first round is done; the second reads the barrier anew, after it: (40, 35).
+        assertThat(catchUp.reached()).isFalse();
+
+        offsets.committed.put(second + ":0", 35L);
+        offsets.ends.put(second + ":0", 50L);
+        assertThat(catchUp.reached()).as("two rounds for two exchanges; the end moving on is not waited for").isTrue();
+    }
+
+    @Test
+    void recordsHeldBackFromAnExchangeBeforeTheBarrierItWasDrainedToAreWaitedFor() {
+        allCommitted();
+        offsets.internalTopics.add(EXCHANGE);
+        offsets.ends.put(EXCHANGE + ":0", 40L);
+        offsets.committed.put(EXCHANGE + ":0", 40L);
+        offsets.heldBack = Optional.of(Map.of(EXCHANGE + ":0", 39L));
+        CatchUpRule.CatchUp catchUp = rule.toward(job(view()), TARGETS);
+        assertThat(catchUp.reached()).isFalse();
+
+        offsets.heldBack = Optional.of(Map.of(EXCHANGE + ":0", 41L));
+        assertThat(catchUp.reached()).isTrue();
+    }
+
     @Test
     void aJdbcSinkHasCaughtUpWhenItsTableHasEveryChangeOfItsTopic() {
         allCommitted();
