@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.embedded.EmbeddedKafkaCluster;
-import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
@@ -169,9 +168,11 @@ public final class KafkaMvService implements AutoCloseable {
             if (!job.background() && job.status() == JobStatus.CREATING && instanceId.equals(job.owner())) {
                 LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
                     job.id(), job.objectName());
-                store.object(job.objectName()).filter(entry -> entry.jobId() == job.id())
-                    .map(CatalogEntry::name).ifPresent(store::removeObject);
-                store.cancel(job.id(), "client connection lost");
+                if (store.object(job.objectName()).filter(entry -> entry.jobId() == job.id()).isPresent()) {
+                    store.cancelAndFree(job.id(), job.objectName(), "client connection lost");
+                } else {
+                    store.cancel(job.id(), "client connection lost");
+                }
             }
         }
     }

@@ -160,6 +160,17 @@ public final class JobStore implements AutoCloseable {
             .orElse(statements.containsKey(id) ? "background statement" : "?"), reason);
     }
 
+    /**
+     * Cancels a job and frees its object's name in one write, the cancel first: if the name is free, the job is
+     * cancelled, whatever fails in between (two writes in the other order could free the name and leave the job
+     * running with no object, out of reach of CANCEL and DROP). The job's cleanup removes what is left.
+     */
+    public void cancelAndFree(long id, String objectName, String reason) {
+        log.append(List.of(new JobStoreLog.Entry(JobStoreKeys.cancel(id), reason.getBytes(StandardCharsets.UTF_8)),
+            new JobStoreLog.Entry(JobStoreKeys.object(objectName), null)));
+        LOG.info("Job {} ({}) -> CANCELLING, its name free: {}", id, objectName, reason);
+    }
+
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
     public void addListener(Runnable listener) {
         listeners.add(listener);

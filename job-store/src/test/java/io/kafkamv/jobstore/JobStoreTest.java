@@ -1,6 +1,7 @@
 package io.kafkamv.jobstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -50,6 +51,48 @@ class JobStoreTest {
 
         assertThat(store.job(1001)).map(Job::status).contains(JobStatus.CANCELLING);
         assertThat(store.cancelled(1001)).contains("cancelled by user");
+    }
+
+    /** The log takes the first record of the write and fails the rest, as a producer that fails its second send. */
+    @Test
+    void aCancelThatFreesTheNameIsWrittenFirstSoThatAFailureLeavesNoJobOutOfReach() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        store.create(entry("v", 1001, T0));
+        JobStore failing = JobStore.over(new JobStoreLog() {
+            @Override
+            public String name() {
+                return log.name();
+            }
+
+            @Override
+            public void follow(Reader reader, Duration timeout)
+                throws InterruptedException, java.util.concurrent.TimeoutException {
+                log.follow(reader, timeout);
+            }
+
+            @Override
+            public long append(List<Entry> entries) {
+                log.append(entries.subList(0, 1));
+                throw new JobStoreException("the second record was not written", null);
+            }
+
+            @Override
+            public org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
+                return log.recordOf(entry);
+            }
+
+            @Override
+            public void close() {
+                // The log under it belongs to the test.
+            }
+        }, Duration.ofSeconds(1));
+
+        assertThatThrownBy(() -> failing.cancelAndFree(1001, "v", "dropped")).isInstanceOf(JobStoreException.class);
+
+        JobStore reread = JobStore.over(log, Duration.ofSeconds(1));
+        assertThat(reread.job(1001)).map(Job::status).as("cancelled, so its cleanup frees the name")
+            .contains(JobStatus.CANCELLING);
     }
 
     @Test

@@ -85,12 +85,13 @@ final class JobCommands {
         return new StatementResult.Rows(List.of(new ResultColumn("Id", SqlType.BIGINT)), cancelled, "CANCEL_JOBS");
     }
 
-    /** Frees the object's name at once and leaves the cleanup to the job runner. */
+    /** Frees the object's name at once (in the write that cancels the job) and leaves the cleanup to the job runner. */
     void cancel(Job job, String reason) {
-        context.store().object(job.objectName())
-            .filter(entry -> entry.jobId() == job.id())
-            .ifPresent(entry -> context.store().removeObject(entry.name()));
-        context.store().cancel(job.id(), reason);
+        if (context.store().object(job.objectName()).filter(entry -> entry.jobId() == job.id()).isPresent()) {
+            context.store().cancelAndFree(job.id(), job.objectName(), reason);
+        } else {
+            context.store().cancel(job.id(), reason);
+        }
     }
 
     /** ALTER MATERIALIZED VIEW v SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives restarts. */

@@ -226,8 +226,11 @@ final class ViewCommands {
         if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
             return tables.drop(entry);
         }
-        context.store().removeObject(entry.name());
-        context.store().job(entry.jobId()).ifPresent(job -> context.store().cancel(job.id(), "dropped"));
+        if (context.store().job(entry.jobId()).isPresent()) {
+            context.store().cancelAndFree(entry.jobId(), entry.name(), "dropped");
+        } else {
+            context.store().removeObject(entry.name());
+        }
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 
