@@ -33,8 +33,9 @@ public final class SqlStatementParser {
         String message = found.isEmpty()
             ? "syntax error at end of input"
             : "syntax error at or near \"" + found + "\"";
+        // At the end of input, as PostgreSQL, no hint: what could follow is anything, and the list says little.
         return new CompileException(CompileException.Category.SYNTAX, message, position,
-            isReservedName(sql, position, found, e) ? reservedWordHint(found) : expected(e));
+            isReservedName(sql, position, found, e) ? reservedWordHint(found) : found.isEmpty() ? null : expected(e));
     }
 
     /**
