@@ -61,6 +61,7 @@ public final class KafkaMvFunctions {
         schema.add("DATE_TRUNC", new DateTruncFunction(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
         DatePartFunction.addTo(schema);
         schema.add(EpochFunction.NAME, new EpochFunction());
+        schema.add(DateDifferenceFunction.NAME, new DateDifferenceFunction());
     }
 
     /** Whether a call is one of the arrows {@code ->} and {@code ->>}, which PostgreSQL names as operators, ?column?. */

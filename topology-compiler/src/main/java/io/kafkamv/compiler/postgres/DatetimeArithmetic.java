@@ -1,5 +1,6 @@
 package io.kafkamv.compiler.postgres;
 
+
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -7,10 +8,13 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.fun.SqlMonotonicBinaryOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -35,6 +39,12 @@ public final class DatetimeArithmetic {
     public static final SqlBinaryOperator PLUS = new Operator(SqlStdOperatorTable.PLUS);
 
     public static final SqlBinaryOperator MINUS = new Operator(SqlStdOperatorTable.MINUS);
+
+    /**
+     * The function {@code date - date} becomes (its days, an integer): Calcite's own form, a day interval cast to an
+     * integer, turns into an internal operator that no view's stored SQL can be written with.
+     */
+    public static final String DATE_DIFFERENCE = "kafka_mv_date_difference";
 
     /** Interval precisions wide enough for any two timestamps: kafka-mv keeps milliseconds. */
     private static final int DAYS_PRECISION = 9;
@@ -74,9 +84,8 @@ public final class DatetimeArithmetic {
                     SECONDS_PRECISION, pos);
                 becomeCast(basic, difference(basic, dayToSecond), dayToSecond);
             } else if (minus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
-                SqlIntervalQualifier days = new SqlIntervalQualifier(TimeUnit.DAY, DAYS_PRECISION, null, -1, pos);
-                becomeCast(basic, difference(basic, days),
-                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.INTEGER, pos), pos));
+                basic.setOperator(new SqlUnresolvedFunction(new SqlIdentifier(DATE_DIFFERENCE, pos), null,
+                    null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION));
             } else if (left == SqlTypeName.DATE && isWholeNumber(right)) {
                 basic.setOperand(1, days(call.operand(1)));
             } else if (!minus && isWholeNumber(left) && right == SqlTypeName.DATE) {
