@@ -191,7 +191,7 @@ public final class JobRunner implements AutoCloseable {
                     job.objectName(), delay.toSeconds(), failure.get());
                 stop(job.id(), false);
             } else if (running.get().isRunning()) {
-                problems.healthy(job.id());
+                problems.running(job.id(), now);
             }
             return;
         }

@@ -19,8 +19,15 @@ final class LocalStartProblems {
 
     static final Duration FIRST = Duration.ofSeconds(1);
     static final Duration MOST = Duration.ofMinutes(1);
+    /**
+     * How long a job must run here after its last failure before the next one starts again at the first delay: a
+     * job that fails on the same record soon after each start (Kafka Streams runs before it meets it) must not be
+     * restarted every second.
+     */
+    static final Duration STABLE = Duration.ofMinutes(5);
 
-    private record Problem(String reason, int attempts, long retryAt, boolean leftToOthers) {
+    private record Problem(String reason, int attempts, long retryAt, boolean leftToOthers, long failedAt,
+                           boolean runningAgain) {
     }
 
     private final Map<Long, Problem> problems = new ConcurrentHashMap<>();
@@ -39,18 +46,23 @@ final class LocalStartProblems {
         if (delay.compareTo(MOST) > 0) {
             delay = MOST;
         }
-        problems.put(jobId, new Problem(reason(failure), attempts, nowNanos + delay.toNanos(), false));
+        problems.put(jobId, new Problem(reason(failure), attempts, nowNanos + delay.toNanos(), false, nowNanos, false));
         return delay;
     }
 
     /** Leaves a job this instance cannot run to the others; true the first time, so that it is logged once. */
     boolean leaveToOthers(long jobId, String reason) {
-        return problems.put(jobId, new Problem(reason, 0, 0, true)) == null;
+        return problems.put(jobId, new Problem(reason, 0, 0, true, 0, false)) == null;
     }
 
-    /** The job runs well here again: the next problem starts again at the first delay. */
-    void healthy(long jobId) {
-        problems.remove(jobId);
+    /**
+     * The job runs here: it is no longer shown as not running, and once it has run {@link #STABLE} since its last
+     * failure, the next problem starts again at the first delay.
+     */
+    void running(long jobId, long nowNanos) {
+        problems.computeIfPresent(jobId, (id, problem) -> problem.leftToOthers() ? problem
+            : nowNanos - problem.failedAt() >= STABLE.toNanos() ? null
+            : new Problem(problem.reason(), problem.attempts(), problem.retryAt(), false, problem.failedAt(), true));
     }
 
     /** Forgets the jobs that are gone. */
@@ -61,7 +73,7 @@ final class LocalStartProblems {
     /** What keeps the job from running on this instance, as SHOW JOBS says it. */
     Optional<String> describe(long jobId, long nowNanos) {
         Problem problem = problems.get(jobId);
-        if (problem == null) {
+        if (problem == null || problem.runningAgain()) {
             return Optional.empty();
         }
         if (problem.leftToOthers()) {

@@ -150,10 +150,16 @@ final class ViewRuntime implements AutoCloseable {
         runtime.metrics = new KafkaStreamsMetrics(streams, Tags.of("job_id", String.valueOf(job.id()),
             "object", job.objectName()));
         runtime.metrics.bindTo(registry);
-        streams.start();
-        if (plan.sink() != null && plan.sink().writesToDatabase()) {
-            runtime.jdbcSink = new JdbcSink(clientProperties, plan.sink().topic(), jdbcGroupId(job.id()),
-                JdbcSinks.target(plan)).start();
+        try {
+            streams.start();
+            if (plan.sink() != null && plan.sink().writesToDatabase()) {
+                runtime.jdbcSink = new JdbcSink(clientProperties, plan.sink().topic(), jdbcGroupId(job.id()),
+                    JdbcSinks.target(plan)).start();
+            }
+        } catch (RuntimeException e) {
+            // Its meters and their scheduler go with the client, which the caller closes.
+            runtime.metrics.close();
+            throw e;
         }
         return runtime;
     }

@@ -28,9 +28,16 @@ class LocalStartProblemsTest {
         assertThat(problems.failed(7, new TimeoutException("no controller"), now)).isEqualTo(Duration.ofMinutes(1));
         assertThat(problems.describe(7, now)).hasValue("not running on this instance, attempt 13, next in 60 s: no controller");
 
-        problems.healthy(7);
-        assertThat(problems.describe(7, now)).isEmpty();
-        assertThat(problems.failed(7, new TimeoutException("no controller"), now)).isEqualTo(Duration.ofSeconds(1));
+        problems.running(7, now + SECOND);
+        assertThat(problems.describe(7, now)).as("running again: not shown").isEmpty();
+        assertThat(problems.failed(7, new TimeoutException("no controller"), now + 2 * SECOND))
+            .as("failing soon after it ran again is the same problem").isEqualTo(Duration.ofMinutes(1));
+
+        long later = now + 2 * SECOND + LocalStartProblems.STABLE.toNanos();
+        problems.running(7, later);
+        assertThat(problems.describe(7, later)).isEmpty();
+        assertThat(problems.failed(7, new TimeoutException("no controller"), later))
+            .as("after running a while, a new problem starts again at a second").isEqualTo(Duration.ofSeconds(1));
         assertThat(problems.due(8, now)).as("other jobs are not held back").isTrue();
     }
 
