@@ -47,6 +47,7 @@ final class PgConnection implements Runnable {
     private BackendMessages out;
     /** The TLS layer over {@link #socket} once the client asked for it; closing it says goodbye in TLS. */
     private Socket secure;
+    private volatile boolean authenticated;
 
     /** @param tls null when the endpoint has no TLS */
     PgConnection(Socket socket, StatementExecutor executor, PgSessionRegistry registry, PgAuthentication authentication,
@@ -79,6 +80,7 @@ final class PgConnection implements Runnable {
                 out.flush();
                 return;
             }
+            authenticated = true;
             in.authenticated();
             socket.setSoTimeout(0);
             if (secure != null) {
@@ -98,6 +100,11 @@ final class PgConnection implements Runnable {
             }
             closeTls();
         }
+    }
+
+    /** Whether the client got past startup and authentication: until then it has a deadline (see PgWireServer). */
+    boolean authenticated() {
+        return authenticated;
     }
 
     /**

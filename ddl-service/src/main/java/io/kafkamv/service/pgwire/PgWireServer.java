@@ -10,6 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,11 @@ public final class PgWireServer implements AutoCloseable {
     private final Thread acceptor;
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
     private final int maxConnections;
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "pgwire-deadlines");
+        thread.setDaemon(true);
+        return thread;
+    });
     /** Clients beyond the limit that are told so (53300) at once; any more are closed without a word. */
     private static final int REFUSED_AT_ONCE = 16;
 
@@ -99,6 +107,15 @@ public final class PgWireServer implements AutoCloseable {
                 boolean tooMany = open >= maxConnections;
                 openSockets.add(socket);
                 PgConnection connection = new PgConnection(socket, executor, registry, authentication, tls);
+                // A deadline for the whole handshake, as PostgreSQL's authentication_timeout: the socket's read
+                // timeout alone starts again with every byte, so a byte a minute would hold a place for ever.
+                ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+                    if (!connection.authenticated()) {
+                        LOG.info("Closed a PostgreSQL connection from {} that did not authenticate within {} s",
+                            socket.getRemoteSocketAddress(), PgConnection.AUTHENTICATION_TIMEOUT / 1000);
+                        closeQuietly(socket);
+                    }
+                }, PgConnection.AUTHENTICATION_TIMEOUT, TimeUnit.MILLISECONDS);
                 connections.execute(() -> {
                     try {
                         if (tooMany) {
@@ -109,6 +126,7 @@ public final class PgWireServer implements AutoCloseable {
                             connection.run();
                         }
                     } finally {
+                        deadline.cancel(false);
                         openSockets.remove(socket);
                     }
                 });
@@ -120,8 +138,17 @@ public final class PgWireServer implements AutoCloseable {
         }
     }
 
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            LOG.debug("Closing {}: {}", socket.getRemoteSocketAddress(), e.toString());
+        }
+    }
+
     @Override
     public void close() throws IOException {
+        deadlines.shutdownNow();
         serverSocket.close();
         for (Socket socket : openSockets) {
             socket.close();
