@@ -32,12 +32,14 @@ public final class TableWriter implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final SecureRandom random = new SecureRandom();
     private final AtomicLong rowsWritten = new AtomicLong();
+    private final boolean transactional;
 
     public TableWriter(Properties clientProperties) {
         this(clientProperties, null);
     }
 
     private TableWriter(Properties clientProperties, String transactionalId) {
+        this.transactional = transactionalId != null;
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -166,10 +168,15 @@ public final class TableWriter implements AutoCloseable {
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: writing to table " + table.name()
                     + " was interrupted after " + acknowledged + " of its rows were written");
             } catch (ExecutionException e) {
-                throw SqlError.at(SqlState.SYSTEM_ERROR, "writing to table " + table.name() + " failed after "
+                throw SqlError.at(SqlState.SYSTEM_ERROR, "writing to table " + table.name() + " failed after at least "
                     + acknowledged + " of its rows were written: " + e.getCause().getMessage(), 0,
-                    "Kafka refused the rows or did not take them in time. The rows written stay (a failed write is not "
-                        + "undone); writing them again replaces them by their key.");
+                    "Kafka refused the rows or did not take them in time. " + (transactional
+                        ? "None of them is kept: the statement's transaction is aborted."
+                        : table.schema().appendOnly()
+                            ? "The rows written stay (a failed write is not undone); the table has no primary key, so "
+                                + "writing them again adds them again."
+                            : "The rows written stay (a failed write is not undone); writing them again replaces them "
+                                + "by their key."));
             }
             pending.clear();
         }
