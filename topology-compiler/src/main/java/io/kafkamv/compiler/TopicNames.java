@@ -21,6 +21,18 @@ public final class TopicNames {
      * a source would let any SQL user read them, a sink write them.
      */
     public static void checkNotInternal(String topic, String what) {
+        checkNotInternal(topic, what, false);
+    }
+
+    /**
+     * As {@link #checkNotInternal(String, String)}; a source may read a source's dead-letter topic ({@code
+     * kmv-source-<name>-dlq-<n>}): those are the user's own records that could not be read, with the reason in
+     * a header, which is how one looks at them.
+     */
+    public static void checkNotInternal(String topic, String what, boolean deadLettersAllowed) {
+        if (deadLettersAllowed && topic.matches("kmv-source-.+-dlq-[0-9]+")) {
+            return;
+        }
         if (topic.startsWith("_") || topic.startsWith("kmv-")) {
             throw new CompileException(CompileException.Category.FORBIDDEN, "topic \"" + topic
                 + "\" belongs to kafka-mv or to Kafka itself: " + what, 0,

@@ -101,7 +101,7 @@ final class TableCommands {
         if (topic == null) {
             throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "CREATE SOURCE needs WITH (topic = '...')");
         }
-        TopicNames.checkNotInternal(topic, "a source cannot read it");
+        TopicNames.checkNotInternal(topic, "a source cannot read it", true);
         String format = options.getOrDefault("format", "json").toLowerCase(java.util.Locale.ROOT);
         if (!SourceRecordDecoder.FORMATS.contains(format)) {
             throw SqlError.of(SqlState.FEATURE_NOT_SUPPORTED, "format '" + format + "' is not supported yet; use "

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
+import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
 import org.apache.kafka.clients.admin.Admin;
@@ -55,6 +56,15 @@ class JsonSourceIT {
             assertThat(deadLetters(kafka)).containsExactlyInAnyOrder(
                 "not json at all|not JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
                 "{\"page\": \"/docs\", \"ms\": \"fast\"}|field \"ms\" does not fit type integer: \"fast\"");
+            // The dead letters are the user's own records: a source may read them, with the reason as a column.
+            String letters = KafkaAdmin.topics(kafka).stream()
+                .filter(name -> name.startsWith("kmv-source-clicks-dlq-")).findFirst().orElseThrow();
+            Psql.Result asSql = psql.session(List.of("CREATE SOURCE click_letters (line TEXT) INCLUDE header 'kmv.error' AS reason "
+                + "WITH (connector = 'kafka', topic = '" + letters + "', format = 'string')",
+                "SELECT line, reason FROM click_letters ORDER BY line", "DROP SOURCE click_letters"), "-A", "-t");
+            assertThat(asSql.exitCode()).as(asSql.stderr()).isZero();
+            assertThat(asSql.stdout()).contains("not json at all|not JSON: Unrecognized token 'not'")
+                .contains("{\"page\": \"/docs\", \"ms\": \"fast\"}|field \"ms\" does not fit type integer: \"fast\"");
 
             produce(kafka, "{\"page\": \"/home\", \"ms\": 500}");
             await().atMost(Duration.ofSeconds(30))
