@@ -47,9 +47,6 @@ public final class TableWriter implements AutoCloseable {
         properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         properties.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        // An INSERT waits for a busy cluster as a PostgreSQL INSERT waits for a busy disk: Kafka's two minutes made
-        // a large INSERT on a loaded machine fail part way. A --kafka-config that sets it wins.
-        properties.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(10 * 60 * 1000));
         if (transactionalId != null) {
             properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }
