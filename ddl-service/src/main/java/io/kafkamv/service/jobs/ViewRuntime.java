@@ -113,7 +113,7 @@ final class ViewRuntime implements AutoCloseable {
         }
         KafkaStreams streams = new KafkaStreams(topology, properties);
         try {
-            return start(job, plan, streams, evaluationErrors, registry, clientProperties);
+            return start(job, plan, streams, evaluationErrors, registry, clientProperties, instanceId);
         } catch (RuntimeException e) {
             // Its state directory's lock and its clients go with it, so that the next attempt can have them.
             streams.close(Duration.ofSeconds(10));
@@ -123,7 +123,7 @@ final class ViewRuntime implements AutoCloseable {
 
     private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
                                      CountedEvaluationErrors evaluationErrors, MeterRegistry registry,
-                                     Properties clientProperties) {
+                                     Properties clientProperties, String instanceId) {
         ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
@@ -153,8 +153,9 @@ final class ViewRuntime implements AutoCloseable {
         try {
             streams.start();
             if (plan.sink() != null && plan.sink().writesToDatabase()) {
-                runtime.jdbcSink = new JdbcSink(clientProperties, plan.sink().topic(), jdbcGroupId(job.id()),
-                    JdbcSinks.target(plan)).start();
+                // A sink that stops fails the job here, so that the runner starts it again after a pause.
+                runtime.jdbcSink = new JdbcSink(clientProperties, plan.sink().topic(), jdbcGroupId(job.id()), instanceId,
+                    JdbcSinks.target(plan), failure -> runtime.failure.compareAndSet(null, failure)).start();
             }
         } catch (RuntimeException e) {
             // Its meters and their scheduler go with the client, which the caller closes.
