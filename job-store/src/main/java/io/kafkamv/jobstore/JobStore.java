@@ -32,9 +32,6 @@ import org.slf4j.LoggerFactory;
 public final class JobStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobStore.class);
-    /** Job ids start here, so that they read like the ids users know from RisingWave. */
-    private static final long FIRST_JOB_ID = 1000;
-
     /** One for all stores: a mapper learns each class once, and {@link #warmUp} can teach it before the first CREATE. */
     private static final ObjectMapper JSON = mapper();
     private final JobStoreLog log;
@@ -176,11 +173,14 @@ public final class JobStore implements AutoCloseable {
         listeners.add(listener);
     }
 
-    /** A job id no other writer on any instance gets: the offset of a claim record. */
+    /**
+     * A job id no other writer on any instance gets, higher than every id before it: the id of a claim record
+     * ({@link JobStoreMirror#claimedId}), so that ids stay unique after a restore that does not keep offsets.
+     */
     public long allocateJobId() {
         // Waiting until this instance has read its claim back also brings its catalog up to date with
         // every write before it, from any instance: the statement is compiled against that catalog.
-        return FIRST_JOB_ID + write(JobStoreKeys.JOB_ID_CLAIM, new byte[0]);
+        return mirror.claimedId(write(JobStoreKeys.JOB_ID_CLAIM, new byte[0]));
     }
 
     /** Writes a change to an object that exists (a new status); use {@link #create} for a new one. */

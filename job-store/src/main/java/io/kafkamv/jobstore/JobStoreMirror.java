@@ -2,6 +2,7 @@ package io.kafkamv.jobstore;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,9 @@ import org.slf4j.LoggerFactory;
  */
 final class JobStoreMirror implements JobStoreLog.Reader {
 
+    /** Job ids start here, so that they read like the ids users know from RisingWave. */
+    static final long FIRST_JOB_ID = 1000;
+
     private static final Logger LOG = LoggerFactory.getLogger(JobStoreMirror.class);
 
     final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
@@ -29,6 +33,17 @@ final class JobStoreMirror implements JobStoreLog.Reader {
 
     private final ObjectMapper json;
     private final Runnable onBatch;
+    /** The highest job id any record read so far names or was claimed; read and written by the log's reader. */
+    private long highestJobId = FIRST_JOB_ID - 1;
+    /** The ids of the latest claims by offset, for {@link #claimedId}; older ones are long collected. */
+    private final Map<Long, Long> recentClaims = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+            return size() > 10_000;
+        }
+    });
 
     JobStoreMirror(ObjectMapper json, Runnable onBatch) {
         this.json = json;
@@ -45,12 +60,29 @@ final class JobStoreMirror implements JobStoreLog.Reader {
         onBatch.run();
     }
 
+    /**
+     * The job id of the claim record at {@code offset}, once this mirror has read it: {@code FIRST_JOB_ID +
+     * offset}, or more where a restored copy of the log (which packs records at lower offsets) names higher
+     * ids. Every instance reads the same log in the same order, so all give a claim the same id, and each
+     * claim's id is higher than every id before it.
+     */
+    long claimedId(long offset) {
+        Long id = recentClaims.get(offset);
+        if (id == null) {
+            throw new JobStoreException("No job id claim at offset " + offset + " was read", null);
+        }
+        return id;
+    }
+
     @Override
     public void apply(String key, byte[] value, long offset) {
         if (key.equals(JobStoreKeys.JOB_ID_CLAIM)) {
+            highestJobId = Math.max(FIRST_JOB_ID + offset, highestJobId + 1);
+            recentClaims.put(offset, highestJobId);
             return;
         }
         try {
+            noteJobIdOf(key);
             if (key.startsWith(JobStoreKeys.OBJECT)) {
                 applyObject(key.substring(JobStoreKeys.OBJECT.length()), value);
             } else if (key.startsWith(JobStoreKeys.CANCEL)) {
@@ -73,6 +105,16 @@ final class JobStoreMirror implements JobStoreLog.Reader {
         }
     }
 
+    /** Raises {@link #highestJobId} to the id a job's record names in its key. */
+    private void noteJobIdOf(String key) {
+        for (String prefix : List.of(JobStoreKeys.JOB, JobStoreKeys.CANCEL, JobStoreKeys.STATEMENT, JobStoreKeys.PROGRESS)) {
+            if (key.startsWith(prefix)) {
+                highestJobId = Math.max(highestJobId, JobStoreKeys.id(key, prefix));
+                return;
+            }
+        }
+    }
+
     /** The first create of a name wins on every instance, until the object is dropped. */
     private void applyObject(String name, byte[] value) throws IOException {
         if (value == null) {
@@ -80,6 +122,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             return;
         }
         CatalogEntry entry = json.readValue(value, CatalogEntry.class);
+        highestJobId = Math.max(highestJobId, entry.jobId());
         CatalogEntry existing = objects.get(name);
         if (existing != null && !sameObject(existing, entry)) {
             LOG.info("Ignoring a second create of {} (job {}): job {} created it first", name, entry.jobId(),

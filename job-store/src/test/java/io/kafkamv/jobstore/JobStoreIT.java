@@ -3,14 +3,28 @@ package io.kafkamv.jobstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.kafkamv.embedded.junit.EmbeddedKafkaExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,6 +77,61 @@ class JobStoreIT {
             assertThat(a).isGreaterThanOrEqualTo(1000);
             assertThat(b).isGreaterThan(a);
             assertThat(c).isGreaterThan(b);
+        }
+    }
+
+    @Test
+    void jobIdsStayUniqueAfterARestoreThatDoesNotKeepOffsets(TestInfo test) throws Exception {
+        JobStoreTopic original = topic(test);
+        List<Long> restoredIds = new ArrayList<>();
+        try (JobStore store = open(original)) {
+            for (int i = 0; i < 5; i++) {
+                long id = store.allocateJobId();
+                store.put(job(id, "v" + i));
+                store.put(job(id, "v" + i).withProgress(Map.of("t:0", 10L * i), 0.1 * i));
+                restoredIds.add(id);
+            }
+        }
+        // As docs/operations.md says to back up: a consumer copies the compacted records to another topic (here,
+        // of a new cluster), where they get offsets from 0 on.
+        JobStoreTopic copy = new JobStoreTopic(original.name() + "-restored", (short) 1, 1);
+        try (Admin admin = Admin.create(KAFKA.cluster().clientProperties())) {
+            copy.ensureExists(admin);
+        }
+        copyRecords(original.name(), copy.name());
+
+        try (JobStore restored = open(copy); JobStore other = open(copy)) {
+            assertThat(restored.jobs()).extracting(Job::id).containsExactlyInAnyOrderElementsOf(restoredIds);
+            long a = restored.allocateJobId();
+            long b = other.allocateJobId();
+            assertThat(a).isGreaterThan(Collections.max(restoredIds));
+            assertThat(b).isGreaterThan(a);
+        }
+    }
+
+    private static void copyRecords(String from, String to) throws Exception {
+        Properties consumerProperties = KAFKA.cluster().clientProperties();
+        consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        TopicPartition partition = new TopicPartition(from, 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties,
+                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KAFKA.cluster().clientProperties(),
+                 new ByteArraySerializer(), new ByteArraySerializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            // The latest record of each key, in log order: what the topic holds once compacted.
+            Map<String, ConsumerRecord<byte[], byte[]>> latest = new LinkedHashMap<>();
+            while (consumer.position(partition) < end) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    String key = new String(record.key(), StandardCharsets.UTF_8);
+                    latest.remove(key);
+                    latest.put(key, record);
+                }
+            }
+            for (ConsumerRecord<byte[], byte[]> record : latest.values()) {
+                producer.send(new ProducerRecord<>(to, 0, record.key(), record.value())).get();
+            }
         }
     }
 
