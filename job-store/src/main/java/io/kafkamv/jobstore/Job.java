@@ -75,8 +75,31 @@ public record Job(
             consumed, Math.max(progress, newProgress), owner, rateLimit, createdAt, Instant.now());
     }
 
+    /** The job with the rate limit ALTER set, which lives in a record of its own. */
     public Job withRateLimit(long recordsPerSecond) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, recordsPerSecond, createdAt, Instant.now());
+            backfillOffsets, progress, owner, recordsPerSecond, createdAt, updatedAt);
+    }
+
+    /**
+     * This write of the job as it applies after {@code previous}, the state already recorded: writers rewrite
+     * the whole job from copies that may be older than the log (another instance wrote since), and such a
+     * write must not take the job back. A job never returns to CREATING, leaves FAILED only to be cancelled, and its progress
+     * (with the offsets it was measured at) never goes down.
+     */
+    public Job after(Job previous) {
+        if (previous == null) {
+            return this;
+        }
+        boolean staleStatus = status == JobStatus.CREATING && previous.status != JobStatus.CREATING
+            || previous.status == JobStatus.FAILED && status != JobStatus.FAILED && status != JobStatus.CANCELLING;
+        boolean staleProgress = progress < previous.progress;
+        if (!staleStatus && !staleProgress) {
+            return this;
+        }
+        return new Job(id, objectName, statement, plan, background, staleStatus ? previous.status : status,
+            staleStatus ? previous.failure : failure, startOffsets, targetOffsets,
+            staleProgress ? previous.backfillOffsets : backfillOffsets, Math.max(progress, previous.progress), owner,
+            rateLimit, createdAt, updatedAt);
     }
 }

@@ -40,6 +40,7 @@ public final class JobStore implements AutoCloseable {
     private final Map<String, CatalogEntry> objects = mirror.objects;
     private final Map<Long, Job> jobs = mirror.jobs;
     private final Map<Long, String> cancels = mirror.cancels;
+    private final Map<Long, Long> rates = mirror.rates;
     private final Map<Long, StatementJob> statements = mirror.statements;
     private final Map<Long, StatementProgress> progress = mirror.progress;
     private final Map<String, JsonNode> resultPages = mirror.resultPages;
@@ -75,18 +76,27 @@ public final class JobStore implements AutoCloseable {
         return Optional.ofNullable(objects.get(name));
     }
 
-    /** Every job, a cancelled one as CANCELLING whatever its own record says. */
+    /** Every job, a cancelled one as CANCELLING whatever its own record says, with the rate limit ALTER set. */
     public Collection<Job> jobs() {
-        return jobs.values().stream().map(this::withCancel).toList();
+        return jobs.values().stream().map(this::withOwnRecords).toList();
     }
 
     public Optional<Job> job(long id) {
-        return Optional.ofNullable(jobs.get(id)).map(this::withCancel);
+        return Optional.ofNullable(jobs.get(id)).map(this::withOwnRecords);
     }
 
-    private Job withCancel(Job job) {
+    /** The job with what lives in records of its own: a cancel, ALTER's rate limit. */
+    private Job withOwnRecords(Job job) {
+        Long rate = rates.get(job.id());
+        Job current = rate == null ? job : job.withRateLimit(rate);
         String reason = cancels.get(job.id());
-        return reason == null || job.status() == JobStatus.CANCELLING ? job : job.withStatus(JobStatus.CANCELLING, reason);
+        return reason == null || current.status() == JobStatus.CANCELLING ? current
+            : current.withStatus(JobStatus.CANCELLING, reason);
+    }
+
+    /** ALTER's backfill rate limit: a record of its own, so that no rewrite of the job's record from an older copy undoes it. */
+    public void setRateLimit(long id, long recordsPerSecond) {
+        write(JobStoreKeys.rate(id), Long.toString(recordsPerSecond).getBytes(StandardCharsets.UTF_8));
     }
 
     public Collection<StatementJob> statements() {
@@ -199,11 +209,20 @@ public final class JobStore implements AutoCloseable {
         return object(entry.name()).filter(current -> JobStoreMirror.sameObject(current, entry)).isPresent();
     }
 
-    /** Writes a job; the instance that changes a job's status logs it, so each change is one line in the cluster's logs. */
+    /**
+     * Writes a job, as it applies after the latest record this instance has read ({@link Job#after}): a caller's
+     * copy may be older. A removed job stays removed. The instance that changes a job's status logs it, so each
+     * change is one line in the cluster's logs.
+     */
     public void put(Job job) {
-        JobStatus before = Optional.ofNullable(jobs.get(job.id())).map(Job::status).orElse(null);
-        write(JobStoreKeys.job(job.id()), serialize(job));
-        logChange(before, job);
+        if (mirror.removedJobs.contains(job.id())) {
+            LOG.info("Not writing removed job {} ({})", job.id(), job.objectName());
+            return;
+        }
+        Job previous = jobs.get(job.id());
+        Job merged = job.after(previous);
+        write(JobStoreKeys.job(job.id()), serialize(merged));
+        logChange(previous == null ? null : previous.status(), merged);
     }
 
     /**
@@ -233,6 +252,7 @@ public final class JobStore implements AutoCloseable {
         String object = Optional.ofNullable(jobs.get(id)).map(Job::objectName).orElse("?");
         write(JobStoreKeys.job(id), null);
         write(JobStoreKeys.cancel(id), null);
+        write(JobStoreKeys.rate(id), null);
         LOG.info("Job {} ({}) removed: cancelled and cleaned up, or its object dropped", id, object);
     }
 

@@ -15,6 +15,8 @@ final class JobStoreKeys {
      * and after compaction.
      */
     static final String CANCEL = "cancel/";
+    /** ALTER's backfill rate limit, apart from the job's record for the same reason as a cancel. */
+    static final String RATE = "rate/";
     static final String STATEMENT = "statement/";
     static final String PROGRESS = "statement-progress/";
     /** {@code statement-rows/<id>/<statement index>/<page>}: a page of a finished statement's result rows. */
@@ -35,6 +37,10 @@ final class JobStoreKeys {
 
     static String cancel(long id) {
         return CANCEL + id;
+    }
+
+    static String rate(long id) {
+        return RATE + id;
     }
 
     static String statement(long id) {

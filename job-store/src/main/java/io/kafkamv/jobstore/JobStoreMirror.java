@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +28,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
     final Map<Long, Job> jobs = new ConcurrentHashMap<>();
     final Map<Long, String> cancels = new ConcurrentHashMap<>();
+    final Map<Long, Long> rates = new ConcurrentHashMap<>();
+    /** Jobs removed since this mirror started reading: a late rewrite of one must not bring it back. */
+    final Set<Long> removedJobs = ConcurrentHashMap.newKeySet();
     final Map<Long, StatementJob> statements = new ConcurrentHashMap<>();
     final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
     final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
@@ -88,6 +92,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.CANCEL)) {
                 put(cancels, JobStoreKeys.id(key, JobStoreKeys.CANCEL),
                     value == null ? null : new String(value, StandardCharsets.UTF_8));
+            } else if (key.startsWith(JobStoreKeys.RATE)) {
+                put(rates, JobStoreKeys.id(key, JobStoreKeys.RATE),
+                    value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));
             } else if (key.startsWith(JobStoreKeys.STATEMENT)) {
                 put(statements, JobStoreKeys.id(key, JobStoreKeys.STATEMENT), read(value, StatementJob.class));
             } else if (key.startsWith(JobStoreKeys.PROGRESS)) {
@@ -95,7 +102,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.ROWS)) {
                 put(resultPages, key, value == null ? null : json.readTree(value));
             } else if (key.startsWith(JobStoreKeys.JOB)) {
-                put(jobs, JobStoreKeys.id(key, JobStoreKeys.JOB), read(value, Job.class));
+                applyJob(JobStoreKeys.id(key, JobStoreKeys.JOB), read(value, Job.class), offset);
             } else {
                 LOG.warn("Skipping job store record with unknown key {} at offset {}", key, offset);
             }
@@ -112,6 +119,18 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                 highestJobId = Math.max(highestJobId, JobStoreKeys.id(key, prefix));
                 return;
             }
+        }
+    }
+
+    /** A job's record as it applies after the one before ({@link Job#after}); none after its removal. */
+    private void applyJob(long id, Job job, long offset) {
+        if (job == null) {
+            jobs.remove(id);
+            removedJobs.add(id);
+        } else if (removedJobs.contains(id)) {
+            LOG.info("Ignoring a write of removed job {} ({}) at offset {}", id, job.objectName(), offset);
+        } else {
+            jobs.put(id, job.after(jobs.get(id)));
         }
     }
 

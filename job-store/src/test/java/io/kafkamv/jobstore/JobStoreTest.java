@@ -146,6 +146,70 @@ class JobStoreTest {
         assertThat(heard).hasValue(1);
     }
 
+    @Test
+    void aRewriteFromAnOlderCopyNeverTakesAJobBackOnAnyInstanceNorAfterARestart() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        Job creating = job(1001, JobStatus.CREATING);
+        store.put(creating.withProgress(Map.of("t:0", 60L), 0.6));
+        store.put(store.job(1001).orElseThrow().withStatus(JobStatus.CREATED, null));
+
+        // Another instance's write from the copy it had before both: as it reaches this instance's log.
+        appendAsAnotherInstance(creating.withProgress(Map.of("t:0", 50L), 0.5));
+        // And this instance's own writer with the same old copy.
+        store.put(creating.withProgress(Map.of("t:0", 55L), 0.55));
+
+        for (JobStore reader : List.of(store, JobStore.over(log, Duration.ofSeconds(1)))) {
+            Job job = reader.job(1001).orElseThrow();
+            assertThat(job.status()).isEqualTo(JobStatus.CREATED);
+            assertThat(job.progress()).isEqualTo(0.6);
+            assertThat(job.backfillOffsets()).containsEntry("t:0", 60L);
+        }
+    }
+
+    @Test
+    void aFailedJobStaysFailedWhateverAnOlderCopySays() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        Job creating = job(1001, JobStatus.CREATING);
+        store.put(creating);
+        store.put(creating.withStatus(JobStatus.FAILED, "no topology"));
+
+        appendAsAnotherInstance(creating.withProgress(Map.of("t:0", 10L), 0.1));
+
+        assertThat(store.job(1001)).map(Job::status).contains(JobStatus.FAILED);
+        assertThat(store.job(1001)).map(Job::failure).contains("no topology");
+    }
+
+    @Test
+    void theRateLimitAlterSetSurvivesARewriteOfTheJobFromAnOlderCopy() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        Job copyOfTheRunner = store.job(1001).orElseThrow();
+
+        store.setRateLimit(1001, 0);
+        store.put(copyOfTheRunner.withProgress(Map.of("t:0", 10L), 0.1));
+
+        assertThat(store.job(1001)).map(Job::rateLimit).contains(0L);
+        assertThat(JobStore.over(log, Duration.ofSeconds(1)).job(1001)).map(Job::rateLimit).contains(0L);
+    }
+
+    @Test
+    void aRemovedJobIsNotBroughtBackByALateWrite() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        Job copy = store.job(1001).orElseThrow();
+
+        store.removeJob(1001);
+        store.put(copy.withProgress(Map.of("t:0", 10L), 0.1));
+        appendAsAnotherInstance(copy.withStatus(JobStatus.FAILED, "late"));
+
+        assertThat(store.job(1001)).isEmpty();
+        assertThat(store.jobs()).isEmpty();
+    }
+
+    private void appendAsAnotherInstance(Job job) throws Exception {
+        log.append(List.of(new JobStoreLog.Entry(JobStoreKeys.job(job.id()), JobStore.mapper().writeValueAsBytes(job))));
+    }
+
     private static CatalogEntry entry(String name, long jobId, Instant createdAt) {
         return new CatalogEntry(name, ObjectKind.MATERIALIZED_VIEW, ObjectStatus.CREATING, "CREATE MATERIALIZED VIEW "
             + name + " AS SELECT 1", jobId, JsonNodeFactory.instance.objectNode(), createdAt);

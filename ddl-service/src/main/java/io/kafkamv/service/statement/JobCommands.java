@@ -113,7 +113,7 @@ final class JobCommands {
         Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status() == JobStatus.CREATING)
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 "materialized view \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
-        context.store().put(job.withRateLimit(limit));
+        context.store().setRateLimit(job.id(), limit);
         return new StatementResult.Command("ALTER MATERIALIZED VIEW");
     }
 
