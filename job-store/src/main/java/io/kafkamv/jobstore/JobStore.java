@@ -206,7 +206,24 @@ public final class JobStore implements AutoCloseable {
      */
     public boolean create(CatalogEntry entry) {
         put(entry);
-        return object(entry.name()).filter(current -> JobStoreMirror.sameObject(current, entry)).isPresent();
+        return wonOrRestated(entry);
+    }
+
+    /**
+     * Whether {@code entry}'s create won; if not, writes the winner's entry again: compaction keeps the last record
+     * of a name only, which would otherwise be the loser's, and an instance started after it would load that.
+     */
+    private boolean wonOrRestated(CatalogEntry entry) {
+        Optional<CatalogEntry> current = object(entry.name());
+        if (current.filter(winner -> JobStoreMirror.sameObject(winner, entry)).isPresent()) {
+            return true;
+        }
+        current.ifPresent(winner -> {
+            LOG.info("Create of {} (job {}) lost to job {}; restating the winner", entry.name(), entry.jobId(),
+                winner.jobId());
+            put(winner);
+        });
+        return false;
     }
 
     /**
@@ -234,7 +251,7 @@ public final class JobStore implements AutoCloseable {
         log.append(List.of(new JobStoreLog.Entry(JobStoreKeys.job(job.id()), serialize(job)),
             new JobStoreLog.Entry(JobStoreKeys.object(entry.name()), serialize(entry))));
         logChange(null, job);
-        return object(entry.name()).filter(current -> JobStoreMirror.sameObject(current, entry)).isPresent();
+        return wonOrRestated(entry);
     }
 
     private static void logChange(JobStatus before, Job job) {

@@ -31,6 +31,8 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
     /** Jobs removed since this mirror started reading: a late rewrite of one must not bring it back. */
     final Set<Long> removedJobs = ConcurrentHashMap.newKeySet();
+    /** Objects dropped since this mirror started reading, by {@link #identity}: a late restatement must not revive one. */
+    private final Set<String> droppedObjects = ConcurrentHashMap.newKeySet();
     final Map<Long, StatementJob> statements = new ConcurrentHashMap<>();
     final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
     final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
@@ -134,19 +136,38 @@ final class JobStoreMirror implements JobStoreLog.Reader {
         }
     }
 
-    /** The first create of a name wins on every instance, until the object is dropped. */
+    /** What tells one create of a name from another. */
+    private static String identity(CatalogEntry entry) {
+        return entry.name() + "/" + entry.jobId() + "/" + entry.createdAt() + "/" + entry.kind();
+    }
+
+    /**
+     * The first create of a name wins on every instance, until the object is dropped. The loser restates the
+     * winner ({@link JobStore#create}), so that the last record of the name, which is all compaction keeps, is
+     * the winner's.
+     */
     private void applyObject(String name, byte[] value) throws IOException {
         if (value == null) {
-            objects.remove(name);
+            CatalogEntry dropped = objects.remove(name);
+            if (dropped != null) {
+                droppedObjects.add(identity(dropped));
+            }
             return;
         }
         CatalogEntry entry = json.readValue(value, CatalogEntry.class);
         highestJobId = Math.max(highestJobId, entry.jobId());
         CatalogEntry existing = objects.get(name);
-        if (existing != null && !sameObject(existing, entry)) {
+        if (existing == null) {
+            if (droppedObjects.contains(identity(entry))) {
+                LOG.info("Ignoring a late write of dropped object {} (job {})", name, entry.jobId());
+            } else {
+                objects.put(name, entry);
+            }
+        } else if (!sameObject(existing, entry)) {
             LOG.info("Ignoring a second create of {} (job {}): job {} created it first", name, entry.jobId(),
                 existing.jobId());
-        } else {
+        } else if (!(existing.visible() && !entry.visible())) {
+            // A write from an older copy (the loser of a create restating the winner) never hides the object again.
             objects.put(name, entry);
         }
     }

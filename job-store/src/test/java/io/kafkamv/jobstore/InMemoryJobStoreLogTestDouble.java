@@ -67,4 +67,16 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
     @Override
     public void close() {
     }
+
+    /** A log holding what compaction would leave of this one: the last record of each key, in log order. */
+    public synchronized InMemoryJobStoreLogTestDouble compacted() {
+        java.util.Map<String, Entry> latest = new java.util.LinkedHashMap<>();
+        for (Entry entry : entries) {
+            latest.remove(entry.key());
+            latest.put(entry.key(), entry);
+        }
+        InMemoryJobStoreLogTestDouble compacted = new InMemoryJobStoreLogTestDouble();
+        compacted.entries.addAll(latest.values());
+        return compacted;
+    }
 }

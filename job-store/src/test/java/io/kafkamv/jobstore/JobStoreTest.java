@@ -42,6 +42,33 @@ class JobStoreTest {
     }
 
     @Test
+    void theFirstCreateStillWinsAfterCompactionLeavesOnlyTheLastRecordOfTheName() throws Exception {
+        JobStore first = JobStore.over(log, Duration.ofSeconds(1));
+        assertThat(first.create(entry("v", 1001, T0))).isTrue();
+        assertThat(first.create(entry("v", 1002, T0.plusSeconds(1)))).isFalse();
+
+        JobStore restarted = JobStore.over(log.compacted(), Duration.ofSeconds(1));
+
+        assertThat(restarted.object("v")).map(CatalogEntry::jobId).contains(1001L);
+    }
+
+    @Test
+    void restatingAnObjectNeverHidesItAgainNorBringsItBackOnceDropped() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        CatalogEntry creating = entry("v", 1001, T0);
+        store.create(creating);
+        store.put(creating.withStatus(ObjectStatus.CREATED));
+
+        store.put(creating);
+        assertThat(store.object("v")).map(CatalogEntry::visible).contains(true);
+
+        store.removeObject("v");
+        store.put(creating.withStatus(ObjectStatus.CREATED));
+        assertThat(store.object("v")).isEmpty();
+        assertThat(JobStore.over(log, Duration.ofSeconds(1)).object("v")).isEmpty();
+    }
+
+    @Test
     void aCancelWinsOverWhateverIsWrittenToTheJobAfterIt() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         store.put(job(1001, JobStatus.CREATING));
