@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -63,12 +64,24 @@ public record NewTopics(Admin admin, short replicationFactor) {
 
     /**
      * Waits until the leader of each partition answers for it: a ListOffsets request is served by the
-     * leader's open partition only, and the admin client retries it while the leader is not there yet.
+     * leader's open partition only. The admin client retries while a leader has not opened its partition,
+     * but fails at once while the topic is not yet in the metadata it asks: that is retried here.
      */
     private void awaitServed(String topic, int partitions)
         throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetSpec> ends = IntStream.range(0, partitions).boxed()
             .collect(Collectors.toMap(partition -> new TopicPartition(topic, partition), partition -> OffsetSpec.latest()));
-        admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
     }
 }
