@@ -25,6 +25,7 @@ import io.kafkamv.service.background.BackgroundStatements;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.metrics.ServiceMetrics;
@@ -152,6 +153,10 @@ public final class KafkaMvService implements AutoCloseable {
                 return runner.reads().viewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
                     SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                     "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
+            } catch (IncompleteReadException e) {
+                throw SqlError.at(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + entry.name()
+                    + "\": " + e.getMessage(), 0, "its partitions are moving between instances or restoring "
+                    + "(a restart or a scale-out); try again shortly");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");

@@ -74,11 +74,11 @@ public final class JobRunner implements AutoCloseable {
         this.store = store;
         this.instanceId = instanceId;
         this.applicationServer = applicationServer;
-        this.reads = new ViewReads(local, applicationServer, tokens);
         this.metrics = metrics;
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
         this.admin = Admin.create(clientProperties);
+        this.reads = new ViewReads(local, applicationServer, tokens, admin);
         this.newTopics = new NewTopics(admin, replicationFactor);
         this.viewPartitions = viewPartitions;
         this.offsets = new KafkaJobOffsets(admin, clientProperties);

@@ -21,7 +21,7 @@ import io.kafkamv.service.auth.BearerTokens;
  */
 final class RemoteViewRows {
 
-    static final String PATH = "/internal/v1/jobs/%d/rows";
+    static final String PATH = "/internal/v1/jobs/%d/rows?partitions=%s";
     static final String INDEX_PATH = "/internal/v1/jobs/%d/index?prefix=%s";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -32,8 +32,10 @@ final class RemoteViewRows {
         this.tokens = tokens;
     }
 
-    List<byte[]> fetch(String host, long jobId) throws InterruptedException {
-        return rows(URI.create("http://" + host + String.format(PATH, jobId)), jobId);
+    /** The rows of these partitions of a view, all of which the instance at {@code host} must hold ready. */
+    List<byte[]> fetch(String host, long jobId, java.util.Set<Integer> partitions) throws InterruptedException {
+        String list = partitions.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+        return rows(URI.create("http://" + host + String.format(PATH, jobId, list)), jobId);
     }
 
     /** An index's rows under a prefix, held by another instance. */

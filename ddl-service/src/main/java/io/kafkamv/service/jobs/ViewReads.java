@@ -3,11 +3,16 @@ package io.kafkamv.service.jobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.service.auth.BearerTokens;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -26,9 +31,11 @@ public final class ViewReads {
     private final LocalJobs local;
     private final String applicationServer;
     private final RemoteViewRows remoteRows;
+    private final Admin admin;
 
-    ViewReads(LocalJobs local, String applicationServer, BearerTokens tokens) {
+    ViewReads(LocalJobs local, String applicationServer, BearerTokens tokens, Admin admin) {
         this.local = local;
+        this.admin = admin;
         this.applicationServer = applicationServer;
         this.remoteRows = new RemoteViewRows(tokens);
     }
@@ -51,35 +58,24 @@ public final class ViewReads {
     }
 
     /**
-     * All rows of a job's view across the cluster: this instance's partitions from its store, the
-     * others' from their REST endpoints. Empty while the local store is not ready within {@code timeout}.
+     * All rows of a job's view across the cluster: every partition once, from the instance that holds it active
+     * and ready (this one from its stores, the others from their REST endpoints). While partitions move or restore,
+     * it reads again until {@code timeout}, then throws {@link IncompleteReadException}: never part of the rows.
+     * Empty when the job does not run on this instance.
      */
     public Optional<List<Object[]>> viewRows(long jobId, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store =
-                awaitViewStore(jobId, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             Optional<ViewRuntime> runtime = local.get(jobId);
-            if (store.isEmpty() || runtime.isEmpty()) {
+            if (runtime.isEmpty()) {
                 return Optional.empty();
             }
             try {
-                List<Object[]> rows = new ArrayList<>();
-                try (var iterator = store.get().all()) {
-                    iterator.forEachRemaining(entry -> rows.add(entry.value));
-                }
-                RowCodec codec = new RowCodec(runtime.get().plan().schema().columns());
-                for (String host : runtime.get().otherHosts(applicationServer)) {
-                    for (byte[] encoded : remoteRows.fetch(host, jobId)) {
-                        rows.add(codec.decode(encoded));
-                    }
-                }
-                return Optional.of(rows);
+                return Optional.of(readEveryPartition(jobId, runtime.get()));
             } catch (InvalidStateStoreException | IllegalStateException moving) {
-                // A rebalance moved partitions (here or on another instance) while they were read:
-                // read them again where they are now, until the caller's time is up.
                 if (System.nanoTime() > deadline) {
-                    throw moving;
+                    throw new IncompleteReadException("could not read every partition of the view within "
+                        + timeout.toSeconds() + " s: " + moving.getMessage(), moving);
                 }
                 LOG.debug("Rows of job {} moved while read; reading again: {}", jobId, moving.toString());
                 Thread.sleep(100);
@@ -87,17 +83,55 @@ public final class ViewReads {
         }
     }
 
+    private List<Object[]> readEveryPartition(long jobId, ViewRuntime runtime) throws InterruptedException {
+        if (!runtime.isRunning()) {
+            throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
+        }
+        ViewPartitions partitions = runtime.partitions();
+        int count = partitions.count(admin);
+        Map<String, Set<Integer>> byHost = partitions.byHost();
+        Set<Integer> covered = new TreeSet<>();
+        byHost.values().forEach(covered::addAll);
+        if (covered.size() < count) {
+            Set<Integer> missing = new TreeSet<>();
+            for (int partition = 0; partition < count; partition++) {
+                if (!covered.contains(partition)) {
+                    missing.add(partition);
+                }
+            }
+            throw new IllegalStateException("no instance holds partitions " + missing + " now");
+        }
+        List<Object[]> rows = new ArrayList<>();
+        partitions.read(byHost.getOrDefault(applicationServer, Set.of()), rows::add);
+        RowCodec codec = new RowCodec(runtime.plan().schema().columns());
+        for (Map.Entry<String, Set<Integer>> host : byHost.entrySet()) {
+            if (!host.getKey().equals(applicationServer) && !host.getValue().isEmpty()) {
+                for (byte[] encoded : remoteRows.fetch(host.getKey(), jobId, host.getValue())) {
+                    rows.add(codec.decode(encoded));
+                }
+            }
+        }
+        return rows;
+    }
+
     /**
-     * One row of a job's view by key, when this instance holds that key: empty when the answer is
-     * elsewhere (or the store is not ready), so the caller can take the general way.
+     * One row of a job's view by key, when this instance holds that key's partition ready: empty when the answer
+     * is elsewhere (or not ready here), so the caller can take the general way.
      */
     public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
         Optional<ViewRuntime> runtime = local.get(jobId);
-        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store = viewStore(jobId);
-        if (runtime.isEmpty() || store.isEmpty() || !runtime.get().holdsKey(key, applicationServer)) {
+        if (runtime.isEmpty() || !runtime.get().isRunning()) {
             return Optional.empty();
         }
-        return Optional.of(Optional.ofNullable(store.get().get(key)));
+        try {
+            OptionalInt partition = runtime.get().partitionHeld(key, applicationServer);
+            if (partition.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(Optional.ofNullable(runtime.get().partitions().get(partition.getAsInt(), key)));
+        } catch (InvalidStateStoreException | IllegalStateException notReady) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -143,16 +177,25 @@ public final class ViewReads {
         });
     }
 
-    /** This instance's rows of a job's view, encoded, for other instances that read the whole view. */
-    public Optional<List<byte[]>> localViewRows(long jobId) {
-        Optional<ViewRuntime> runtime = local.get(jobId);
-        return viewStore(jobId).map(store -> {
-            RowCodec codec = new RowCodec(runtime.orElseThrow().plan().schema().columns());
-            List<byte[]> rows = new ArrayList<>();
-            try (var iterator = store.all()) {
-                iterator.forEachRemaining(entry -> rows.add(codec.encode(entry.value)));
-            }
-            return rows;
-        });
+    /**
+     * This instance's rows of these partitions of a job's view (null: all it holds), encoded, for the instance
+     * that reads the whole view; empty unless every one of them is active and ready here.
+     */
+    public Optional<List<byte[]>> localViewRows(long jobId, Set<Integer> partitions) {
+        Optional<ViewRuntime> runtime = local.get(jobId).filter(ViewRuntime::isRunning);
+        if (runtime.isEmpty()) {
+            return Optional.empty();
+        }
+        if (partitions == null) {
+            partitions = runtime.get().partitions().byHost().getOrDefault(applicationServer, Set.of());
+        }
+        RowCodec codec = new RowCodec(runtime.get().plan().schema().columns());
+        List<byte[]> rows = new ArrayList<>();
+        try {
+            runtime.get().partitions().read(partitions, row -> rows.add(codec.encode(row)));
+        } catch (InvalidStateStoreException | IllegalStateException notReady) {
+            return Optional.empty();
+        }
+        return Optional.of(rows);
     }
 }

@@ -56,11 +56,15 @@ final class ViewRuntime implements AutoCloseable {
     private final AtomicLong rowsCountedAt = new AtomicLong(System.nanoTime() - ROW_COUNT_TTL.toNanos());
     private final AtomicBoolean counting = new AtomicBoolean();
 
-    private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors) {
+    private final ViewPartitions partitions;
+
+    private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors,
+                        java.util.Set<String> storeTopics) {
         this.job = job;
         this.plan = plan;
         this.streams = streams;
         this.evaluationErrors = evaluationErrors;
+        this.partitions = new ViewPartitions(streams, plan.store(), storeTopics);
     }
 
     static String applicationId(long jobId) {
@@ -111,9 +115,11 @@ final class ViewRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new InvalidPlanException(e);
         }
+        java.util.Set<String> storeTopics = plan.store() == null ? java.util.Set.of()
+            : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job.id()));
         KafkaStreams streams = new KafkaStreams(topology, properties);
         try {
-            return start(job, plan, streams, evaluationErrors, registry, clientProperties, instanceId);
+            return start(job, plan, streams, evaluationErrors, storeTopics, registry, clientProperties, instanceId);
         } catch (RuntimeException e) {
             // Its state directory's lock and its clients go with it, so that the next attempt can have them.
             streams.close(Duration.ofSeconds(10));
@@ -122,9 +128,10 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
-                                     CountedEvaluationErrors evaluationErrors, MeterRegistry registry,
+                                     CountedEvaluationErrors evaluationErrors, java.util.Set<String> storeTopics,
+                                     MeterRegistry registry,
                                      Properties clientProperties, String instanceId) {
-        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
             var outage = RegistryOutageRetry.outage(exception);
@@ -297,12 +304,18 @@ final class ViewRuntime implements AutoCloseable {
         }
     }
 
-    /** Whether this instance holds the partition of {@code key} (its active task), so a get here is the answer. */
-    boolean holdsKey(Object[] key, String self) {
+    /** The partition of {@code key} when this instance holds it (its active task), so a get here is the answer. */
+    java.util.OptionalInt partitionHeld(Object[] key, String self) {
         var metadata = streams.queryMetadataForKey(plan.store(), key,
             new io.kafkamv.connectors.row.RowSerde(plan.root().key()).serializer());
         return metadata != null && metadata.activeHost() != null
-            && (metadata.activeHost().host() + ":" + metadata.activeHost().port()).equals(self);
+            && (metadata.activeHost().host() + ":" + metadata.activeHost().port()).equals(self)
+            ? java.util.OptionalInt.of(metadata.partition()) : java.util.OptionalInt.empty();
+    }
+
+    /** The partitions of this view's rows and where they are. */
+    ViewPartitions partitions() {
+        return partitions;
     }
 
     /** The other instances that hold partitions of this view's rows, as host:port of their REST endpoint. */

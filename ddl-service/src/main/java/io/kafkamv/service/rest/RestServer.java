@@ -65,11 +65,12 @@ public final class RestServer implements AutoCloseable {
             config.routes.get("/v1/jobs/{id}", jobs::get);
             config.routes.delete("/v1/jobs/{id}", jobs::cancel);
             config.routes.post("/v1/jobs/{id}/wait", jobs::await);
-            config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.reads().localViewRows(Long.parseLong(ctx.pathParam("id")))
+            config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.reads().localViewRows(Long.parseLong(ctx.pathParam("id")),
+                    partitions(ctx.queryParam("partitions")))
                 .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
                         .map(row -> java.util.Base64.getEncoder().encodeToString(row)).toList())),
                     () -> Problem.respond(ctx, Problem.of(503, "Service unavailable",
-                        "job " + ctx.pathParam("id") + " has no ready rows on this instance"))));
+                        "job " + ctx.pathParam("id") + " does not hold all of those partitions ready on this instance"))));
             config.routes.get("/internal/v1/jobs/{id}/index", ctx -> runner.reads().localIndexRows(Long.parseLong(ctx.pathParam("id")),
                     java.util.Base64.getUrlDecoder().decode(java.util.Objects.requireNonNull(ctx.queryParam("prefix"))))
                 .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()
@@ -136,6 +137,18 @@ public final class RestServer implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    /** The partitions an internal read asks for: {@code 0,3,5}; null (all this instance holds) when it names none. */
+    private static java.util.Set<Integer> partitions(String list) {
+        if (list == null) {
+            return null;
+        }
+        if (list.isBlank()) {
+            return java.util.Set.of();
+        }
+        return java.util.Arrays.stream(list.split(",")).map(Integer::valueOf)
+            .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
     private static byte[] resource(String name) {

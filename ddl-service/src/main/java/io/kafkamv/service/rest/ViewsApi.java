@@ -1,5 +1,6 @@
 package io.kafkamv.service.rest;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -19,6 +20,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.background.JsonValues;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.ViewReads;
 import io.kafkamv.service.statement.JdbcValues;
 import org.apache.kafka.streams.KeyValue;
@@ -53,20 +55,20 @@ final class ViewsApi {
         });
     }
 
-    /** Rows of the view: the one with {@code key} (one value per key column), or up to {@code limit}. */
-    void rows(Context ctx) {
+    /**
+     * Rows of the view, read across the instances as SELECT reads them: the one with {@code key} (one value per
+     * key column), or up to {@code limit}; 503 rather than part of the rows while its partitions move.
+     */
+    void rows(Context ctx) throws InterruptedException {
         Optional<CatalogEntry> view = view(ctx);
         if (view.isEmpty()) {
             return;
         }
         Relation relation = CatalogService.relation(view.get());
-        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> rows = reads.viewStore(view.get().jobId());
-        if (rows.isEmpty()) {
-            Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
-            return;
-        }
+        long jobId = view.get().jobId();
         List<String> key = ctx.queryParams("key");
         List<List<Object>> result = new ArrayList<>();
+        Object[] keyRow = null;
         if (!key.isEmpty()) {
             if (key.size() != relation.key().size()) {
                 Problem.respond(ctx, Problem.of(400, "Bad request",
@@ -74,7 +76,7 @@ final class ViewsApi {
                         + ": give one key parameter for each"));
                 return;
             }
-            Object[] keyRow = new Object[key.size()];
+            keyRow = new Object[key.size()];
             try {
                 for (int i = 0; i < keyRow.length; i++) {
                     keyRow[i] = JdbcValues.toColumn(key.get(i), relation.key().get(i));
@@ -83,21 +85,48 @@ final class ViewsApi {
                 Problem.respond(ctx, Problem.of(error, null));
                 return;
             }
-            Object[] row = rows.get().get(keyRow);
-            if (row != null) {
-                result.add(Arrays.asList(row));
-            }
+        }
+        int limit = ctx.queryParam("limit") == null ? DEFAULT_LIMIT : Integer.parseInt(ctx.queryParam("limit"));
+        Optional<Optional<Object[]>> held = keyRow == null ? Optional.empty() : reads.viewRowByKey(jobId, keyRow);
+        if (held.isPresent()) {
+            held.get().ifPresent(row -> result.add(Arrays.asList(row)));
         } else {
-            int limit = ctx.queryParam("limit") == null ? DEFAULT_LIMIT : Integer.parseInt(ctx.queryParam("limit"));
-            try (KeyValueIterator<Object[], Object[]> iterator = rows.get().all()) {
-                while (iterator.hasNext() && result.size() < limit) {
-                    KeyValue<Object[], Object[]> next = iterator.next();
-                    result.add(Arrays.asList(next.value));
+            Optional<List<Object[]>> all;
+            try {
+                all = reads.viewRows(jobId, Duration.ofSeconds(30));
+            } catch (IncompleteReadException e) {
+                Problem.respond(ctx, Problem.of(503, "Service unavailable", e.getMessage()));
+                return;
+            }
+            if (all.isEmpty()) {
+                Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
+                return;
+            }
+            for (Object[] row : all.get()) {
+                if (result.size() >= limit) {
+                    break;
+                }
+                if (keyRow == null || hasKey(relation, row, keyRow)) {
+                    result.add(Arrays.asList(row));
                 }
             }
         }
         ctx.json(Map.of("columns", relation.schema().columns().stream().map(Column::name).toList(),
             "rows", result.stream().map(JsonValues::row).toList()));
+    }
+
+    /** Whether the row's key columns hold these values (decimals compared by value, as the key's encoding does). */
+    private static boolean hasKey(Relation relation, Object[] row, Object[] key) {
+        List<Column> columns = relation.schema().columns();
+        for (int i = 0; i < key.length; i++) {
+            Object value = row[columns.indexOf(relation.key().get(i))];
+            boolean same = value instanceof java.math.BigDecimal number && key[i] instanceof java.math.BigDecimal other
+                ? number.compareTo(other) == 0 : java.util.Objects.equals(value, key[i]);
+            if (!same) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private List<CatalogEntry> views() {

@@ -1,0 +1,117 @@
+package io.kafkamv.service.jobs;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The partitions of a view's rows and where they are read: a whole read must cover every partition, each from
+ * the one instance that holds it active and has it ready. Kafka Streams' store over all local partitions skips
+ * a partition still restoring (after a restart or a move), and its metadata lists no host for one between
+ * owners, so a read that trusted them could return part of the rows as if whole.
+ */
+final class ViewPartitions {
+
+    private final KafkaStreams streams;
+    private final String store;
+    /** The topics the store's tasks read, by full name: a task and its store partition per partition of them. */
+    private final Set<String> sourceTopics;
+    private volatile int count;
+
+    ViewPartitions(KafkaStreams streams, String store, Set<String> sourceTopics) {
+        this.streams = streams;
+        this.store = store;
+        this.sourceTopics = Set.copyOf(sourceTopics);
+    }
+
+    /** The topics of the sub-topology that keeps {@code store}, as its tasks' consumers name them. */
+    static Set<String> sourceTopics(TopologyDescription topology, String store, String applicationId) {
+        Set<String> topics = new HashSet<>();
+        for (TopologyDescription.Subtopology subtopology : topology.subtopologies()) {
+            boolean keepsStore = subtopology.nodes().stream().anyMatch(node ->
+                node instanceof TopologyDescription.Processor processor && processor.stores().contains(store));
+            if (!keepsStore) {
+                continue;
+            }
+            for (TopologyDescription.Node node : subtopology.nodes()) {
+                if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
+                    // Repartition topics are named without the application id in the description.
+                    source.topicSet().forEach(topic -> topics.add(topic.endsWith("-repartition")
+                        ? applicationId + "-" + topic : topic));
+                }
+            }
+        }
+        return topics;
+    }
+
+    /** How many partitions the view's rows have: those of its tasks' topics, which do not change. */
+    int count(Admin admin) throws InterruptedException {
+        if (count == 0) {
+            if (sourceTopics.isEmpty()) {
+                throw new IllegalStateException("the view's store " + store + " has no source topics in its topology");
+            }
+            String topic = sourceTopics.iterator().next();
+            try {
+                count = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .partitions().size();
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("cannot count the partitions of " + topic + ": " + e.getMessage(), e);
+            }
+        }
+        return count;
+    }
+
+    /** The partitions each instance holds active now, by its REST address; one between owners is in none. */
+    Map<String, Set<Integer>> byHost() {
+        Map<String, Set<Integer>> hosts = new TreeMap<>();
+        streams.streamsMetadataForStore(store).forEach(metadata -> {
+            Set<Integer> partitions = hosts.computeIfAbsent(
+                metadata.hostInfo().host() + ":" + metadata.hostInfo().port(), host -> new TreeSet<>());
+            for (TopicPartition partition : metadata.topicPartitions()) {
+                if (sourceTopics.contains(partition.topic())) {
+                    partitions.add(partition.partition());
+                }
+            }
+        });
+        return hosts;
+    }
+
+    /**
+     * Hands over every row of these partitions from this instance's stores.
+     *
+     * @throws InvalidStateStoreException when one of them is not active and ready here (moved, or restoring)
+     */
+    void read(Set<Integer> partitions, Consumer<Object[]> rows) {
+        for (int partition : partitions) {
+            try (var all = partition(partition).all()) {
+                all.forEachRemaining(entry -> rows.accept(entry.value));
+            }
+        }
+    }
+
+    /** The row of {@code key} in its partition here; an InvalidStateStoreException when that partition is not ready here. */
+    Object[] get(int partition, Object[] key) {
+        return partition(partition).get(key);
+    }
+
+    private ReadOnlyKeyValueStore<Object[], Object[]> partition(int partition) {
+        return streams.store(StoreQueryParameters.fromNameAndType(store,
+            QueryableStoreTypes.<Object[], Object[]>keyValueStore()).withPartition(partition));
+    }
+}
