@@ -138,7 +138,8 @@ public final class KafkaMvService implements AutoCloseable {
         started.push(pgWire);
         BackgroundStatements background = new BackgroundStatements(executor, store, clientProperties, instanceId).start();
         started.push(background);
-        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready, executor, background, store, runner, rates,
+        // Not ready while the job store cannot be read: the catalog here would be stale and every write would wait.
+        rest = new RestServer(config.bindAddress(), config.httpPort(), () -> ready && store.readProblem().isEmpty(), executor, background, store, runner, rates,
             metrics, tokens, clientProperties);
         started.push(rest);
         ready = true;

@@ -178,6 +178,11 @@ public final class JobStore implements AutoCloseable {
         LOG.info("Job {} ({}) -> CANCELLING, its name free: {}", id, objectName, reason);
     }
 
+    /** Why this instance cannot read the job store right now, if it cannot: it is then not ready for clients. */
+    public Optional<String> readProblem() {
+        return log.readProblem();
+    }
+
     /** Called on the tailer thread after each batch of changes, from this or any other instance. */
     public void addListener(Runnable listener) {
         listeners.add(listener);

@@ -2,6 +2,7 @@ package io.kafkamv.jobstore;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -44,6 +45,9 @@ public interface JobStoreLog extends AutoCloseable {
      * @throws JobStoreException when they cannot be written
      */
     long append(List<Entry> entries);
+
+    /** Why this instance cannot read the log right now (it keeps trying), if it cannot. */
+    Optional<String> readProblem();
 
     /** A record of this log for another producer to write in its own transaction. */
     ProducerRecord<byte[], byte[]> recordOf(Entry entry);

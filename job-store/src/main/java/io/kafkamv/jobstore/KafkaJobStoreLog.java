@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -46,6 +47,9 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     private volatile Reader reader;
     private volatile long appliedOffset = -1;
     private volatile boolean closed;
+    private volatile String readProblem;
+    /** The offset of the last record handed to the reader; read and written by the tailer only. */
+    private long readUpTo = -1;
 
     private KafkaJobStoreLog(Properties clientProperties, JobStoreTopic topic) {
         this.topic = topic;
@@ -128,14 +132,24 @@ public final class KafkaJobStoreLog implements JobStoreLog {
         }
     }
 
+    /**
+     * Reads the log until closed. A failure (a credential rotated, an ACL taken away, a broker gone) does not end
+     * the reading: it is logged, shown by {@link #readProblem} (which makes the instance not ready), and retried
+     * with growing pauses from where the reading stopped.
+     */
     private void tail() {
-        try {
-            while (!closed) {
+        long pause = 0;
+        while (!closed) {
+            try {
+                if (pause > 0) {
+                    Thread.sleep(pause);
+                }
                 var records = consumer.poll(Duration.ofMillis(500));
                 for (ConsumerRecord<String, byte[]> record : records) {
                     if (record.key() != null) {
                         reader.apply(record.key(), record.value(), record.offset());
                     }
+                    readUpTo = record.offset();
                 }
                 long position = consumer.position(partition);
                 synchronized (appliedLock) {
@@ -145,20 +159,50 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                 if (!records.isEmpty()) {
                     reader.batchApplied();
                 }
+                if (readProblem != null) {
+                    LOG.info("The job store reader reads again after: {}", readProblem);
+                    readProblem = null;
+                }
+                pause = 0;
+            } catch (WakeupException e) {
+                if (!closed) {
+                    LOG.warn("The job store reader was woken up while not closing; it goes on");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // The records after the last one applied are read again, none skipped.
+                seekAfter(readUpTo);
+                pause = Math.min(Math.max(pause * 2, 1000), 30_000);
+                if (readProblem == null) {
+                    LOG.error("The job store reader cannot read {}; this instance sees no catalog changes and is not ready "
+                        + "until it can (trying again every {} s at most)", topic.name(), 30, e);
+                }
+                readProblem = e.toString();
             }
-        } catch (WakeupException e) {
-            if (!closed) {
-                throw e;
-            }
-        } catch (RuntimeException e) {
-            LOG.error("The job store reader stopped; this instance no longer sees catalog changes", e);
         }
+    }
+
+    private void seekAfter(long offset) {
+        try {
+            consumer.seek(partition, offset + 1);
+        } catch (RuntimeException e) {
+            LOG.debug("Cannot seek the job store reader back to {}: {}", offset + 1, e.toString());
+        }
+    }
+
+    @Override
+    public Optional<String> readProblem() {
+        return Optional.ofNullable(readProblem);
     }
 
     @Override
     public void close() {
         closed = true;
         consumer.wakeup();
+        // Also ends a pause between two attempts after a failure.
+        tailer.interrupt();
         try {
             tailer.join(5000);
         } catch (InterruptedException e) {

@@ -49,6 +49,11 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
     }
 
     @Override
+    public java.util.Optional<String> readProblem() {
+        return java.util.Optional.empty();
+    }
+
+    @Override
     public ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
         return new ProducerRecord<>(name(), 0, entry.key().getBytes(StandardCharsets.UTF_8), entry.value());
     }

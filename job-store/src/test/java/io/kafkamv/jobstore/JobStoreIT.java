@@ -136,6 +136,38 @@ class JobStoreIT {
     }
 
     @Test
+    void aReaderThatFailsIsShownAsAProblemAndReadsAgainFromWhereItStoppedSkippingNothing(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        List<String> applied = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (KafkaJobStoreLog log = KafkaJobStoreLog.open(KAFKA.cluster().clientProperties(), topic)) {
+            log.follow(new JobStoreLog.Reader() {
+                @Override
+                public void apply(String key, byte[] value, long offset) {
+                    if (key.equals("b") && failOnce.getAndSet(false)) {
+                        throw new IllegalStateException("a reader that cannot go on, once");
+                    }
+                    applied.add(key);
+                }
+
+                @Override
+                public void batchApplied() {
+                }
+            }, Duration.ofSeconds(30));
+            java.util.concurrent.CompletableFuture<Long> written = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                log.append(List.of(new JobStoreLog.Entry("a", new byte[0]), new JobStoreLog.Entry("b", new byte[0]),
+                    new JobStoreLog.Entry("c", new byte[0]))));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> log.readProblem().isPresent());
+            assertThat(log.readProblem()).get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("a reader that cannot go on");
+            assertThat(written.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotNegative();
+            assertThat(applied).containsExactly("a", "b", "c");
+            assertThat(log.readProblem()).isEmpty();
+        }
+    }
+
+    @Test
     void ofTwoCreatesOfOneNameOnTwoInstancesTheFirstWinsEverywhere(TestInfo test) throws Exception {
         JobStoreTopic topic = topic(test);
         try (JobStore first = open(topic); JobStore second = open(topic)) {

@@ -105,6 +105,11 @@ class JobStoreTest {
             }
 
             @Override
+            public java.util.Optional<String> readProblem() {
+                return log.readProblem();
+            }
+
+            @Override
             public org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
                 return log.recordOf(entry);
             }

@@ -142,6 +142,12 @@ public final class BackgroundStatements implements AutoCloseable {
                     attempts.remove(statement.id());
                     retryAfter.remove(statement.id());
                 }
+            } catch (RuntimeException e) {
+                // Whatever went wrong, this instance waits before it tries the statement again: a run launched
+                // again at once would fence the live run of another instance every time.
+                retryAfter.put(statement.id(), Instant.now().plus(TAKEOVER_AFTER));
+                LOG.error("Statement {}: its run here failed; it is tried again in {} s", statement.id(),
+                    TAKEOVER_AFTER.toSeconds(), e);
             } finally {
                 runningHere.remove(statement.id());
             }

@@ -132,6 +132,10 @@ final class StatementRun {
             return Outcome.ENDED;
         } catch (KafkaException e) {
             return brokeOffOrTakenOver(e);
+        } catch (RuntimeException e) {
+            // E.g. the job store cannot be read up to date: try again later, as after a run that broke off.
+            cause = e;
+            return Outcome.BROKE_OFF;
         }
     }
 
