@@ -1,6 +1,8 @@
 # The kafka-mv service image. Build the jar first, then the image:
 #   mvn -B -DskipTests -pl ddl-service -am package
 #   docker build -t <registry>/kafka-mv:0.1.0 . && docker push <registry>/kafka-mv:0.1.0
+# It listens on 0.0.0.0, so it starts only with passwords and tokens (mount the files and set
+# KAFKA_MV_PG_USERS_FILE and KAFKA_MV_REST_TOKENS_FILE) or with KAFKA_MV_AUTH=trust, given on purpose.
 FROM eclipse-temurin:17-jre
 RUN useradd --uid 10001 --create-home --shell /usr/sbin/nologin kafka-mv \
     && mkdir -p /app /data && chown kafka-mv /data

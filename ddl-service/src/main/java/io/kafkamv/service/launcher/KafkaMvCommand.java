@@ -1,5 +1,7 @@
 package io.kafkamv.service.launcher;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -90,6 +92,12 @@ public final class KafkaMvCommand implements Callable<Integer> {
             + "the heap (env KAFKA_MV_MAX_RESULT_MB; default ${DEFAULT-VALUE}).")
     int maxResultMb;
 
+    @Option(names = "--auth", defaultValue = "${env:KAFKA_MV_AUTH:-auto}",
+        description = "password: require --pg-users-file and --rest-tokens-file; trust: run without them on purpose; "
+            + "auto: trust on a loopback address only, and refuse to start listening beyond it without both files "
+            + "(env KAFKA_MV_AUTH; default ${DEFAULT-VALUE}).")
+    String auth;
+
     @Option(names = "--pg-tls-required", defaultValue = "${env:KAFKA_MV_PG_TLS_REQUIRED:-false}",
         description = "Refuse PostgreSQL clients that do not use TLS (env KAFKA_MV_PG_TLS_REQUIRED).")
     boolean pgTlsRequired;
@@ -110,8 +118,37 @@ public final class KafkaMvCommand implements Callable<Integer> {
         return Optional.ofNullable(pgTlsCert).map(cert -> new ServiceConfig.PgTlsFiles(cert, pgTlsKey, pgTlsRequired));
     }
 
+    /**
+     * Refuses to serve everyone who reaches a non-loopback address unless asked to: with no passwords and no tokens,
+     * anyone there could read and change every object, as a PostgreSQL or Kafka image does not allow by default.
+     */
+    void checkAuth() throws UnknownHostException {
+        boolean secured = pgUsersFile != null && restTokensFile != null;
+        switch (auth) {
+            case "trust" -> {
+            }
+            case "password" -> {
+                if (!secured) {
+                    throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--auth=password needs --pg-users-file and --rest-tokens-file");
+                }
+            }
+            case "auto" -> {
+                if (!secured && !InetAddress.getByName(bindAddress).isLoopbackAddress()) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "kafka-mv would listen on "
+                        + bindAddress + " without " + (pgUsersFile == null ? "--pg-users-file" : "--rest-tokens-file")
+                        + ": anyone who reaches it could read and change everything. Give --pg-users-file and "
+                        + "--rest-tokens-file, or --auth=trust (env KAFKA_MV_AUTH=trust) to run open on purpose");
+                }
+            }
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                "--auth must be password, trust or auto, not " + auth);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        checkAuth();
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
             Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),

@@ -23,8 +23,11 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1NetworkPolicy;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1StatefulSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,8 +40,20 @@ class HelmChartTest {
     private static final Path CHART = Paths.get("../helm/kafka-mv").toAbsolutePath().normalize();
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
+    private static KubernetesApiTestDouble kubernetes;
+
     @TempDir
     Path workDir;
+
+    @BeforeAll
+    static void startKubernetesApi() throws IOException {
+        kubernetes = KubernetesApiTestDouble.start();
+    }
+
+    @AfterAll
+    static void stopKubernetesApi() {
+        kubernetes.close();
+    }
 
     @Test
     void theChartLintsStrictly() {
@@ -82,8 +97,60 @@ class HelmChartTest {
         assertThat(rendered.one(V1PodDisruptionBudget.class, "PodDisruptionBudget").getSpec().getMaxUnavailable()
             .getIntValue()).isEqualTo(1);
         assertThat(rendered.kinds()).doesNotContain("ServiceMonitor", "NetworkPolicy");
-        assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).as("trust unless a users secret is given").isEmpty();
-        assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).as("an open API unless a tokens secret is given").isEmpty();
+        // Passwords and tokens by default, from a Secret the chart generates.
+        assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).contains("/etc/kafka-mv/users/users");
+        assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).contains("/etc/kafka-mv/rest/tokens");
+        assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
+            .filteredOn(volume -> volume.getSecret() != null)
+            .extracting(volume -> volume.getSecret().getSecretName())
+            .containsExactly("kmv-kafka-mv-auth", "kmv-kafka-mv-auth");
+        V1Secret auth = rendered.one(V1Secret.class, "Secret");
+        assertThat(auth.getMetadata().getName()).isEqualTo("kmv-kafka-mv-auth");
+        String password = auth.getStringData().get("password");
+        String token = auth.getStringData().get("token");
+        assertThat(password).hasSize(24).isAlphanumeric();
+        assertThat(token).hasSize(40).isAlphanumeric();
+        assertThat(auth.getStringData()).containsEntry("users", "root:" + password).containsEntry("tokens", "admin:" + token);
+        assertThat(render(null).one(V1Secret.class, "Secret").getStringData().get("password"))
+            .as("a new password for each new install").isNotEqualTo(password);
+    }
+
+    @Test
+    void anUpgradeKeepsThePasswordAndTokenTheInstallGenerated() throws IOException {
+        kubernetes.putSecret("apps", "kmv-kafka-mv-auth", java.util.Map.of("password", "installedPassword",
+            "token", "installedTokenOfFortyCharacters", "users", "root:installedPassword",
+            "tokens", "admin:installedTokenOfFortyCharacters"));
+        try {
+            V1Secret auth = render(null).one(V1Secret.class, "Secret");
+
+            assertThat(auth.getStringData()).containsEntry("users", "root:installedPassword")
+                .containsEntry("tokens", "admin:installedTokenOfFortyCharacters");
+        } finally {
+            kubernetes.removeSecret("apps", "kmv-kafka-mv-auth");
+        }
+    }
+
+    @Test
+    void trustIsAnExplicitChoiceThatTheNotesWarnAbout() throws IOException {
+        Rendered rendered = render("auth:\n  mode: trust\n");
+
+        V1Container container = rendered.one(V1StatefulSet.class, "StatefulSet").getSpec().getTemplate().getSpec()
+            .getContainers().get(0);
+        assertThat(env(container, "KAFKA_MV_PG_USERS_FILE")).isEmpty();
+        assertThat(env(container, "KAFKA_MV_REST_TOKENS_FILE")).isEmpty();
+        assertThat(rendered.kinds()).doesNotContain("Secret");
+        assertThatThrownBy(() -> render("auth:\n  mode: none\n")).hasMessageContaining("mode");
+    }
+
+    @Test
+    void givenSecretsReplaceTheGeneratedOneAndAMonitorScrapesWithItsToken() throws IOException {
+        Rendered own = render("pgUsersSecret: my-users\nrestTokensSecret: my-tokens\n");
+        assertThat(own.kinds()).doesNotContain("Secret");
+
+        Rendered monitored = render("serviceMonitor:\n  enabled: true\n");
+        JsonNode monitor = monitored.raw("ServiceMonitor").orElseThrow();
+        assertThat(monitor.at("/spec/endpoints/0/bearerTokenSecret/name").asText()).isEqualTo("kmv-kafka-mv-auth");
+        assertThat(monitor.at("/spec/endpoints/0/bearerTokenSecret/key").asText()).isEqualTo("token");
     }
 
     @Test
