@@ -39,6 +39,9 @@ public final class ServiceProcess implements AutoCloseable {
         reader.start();
     }
 
+    /** A broker outside the service, where a Maven profile installs one (Testcontainers); none by default. */
+    private static final java.util.Optional<ExternalKafka> EXTERNAL_KAFKA = ExternalKafka.installed();
+
     /**
      * Starts the service on free ports with its data in {@code dataDir} and waits until it is ready. A start on
      * a data dir used before brings its embedded broker back on the same port, as a real deployment does: a
@@ -58,6 +61,9 @@ public final class ServiceProcess implements AutoCloseable {
             "--http-port", String.valueOf(httpPort),
             "--kafka-port", String.valueOf(kafkaPort)));
         command.addAll(List.of(extraArgs));
+        if (command.stream().noneMatch(argument -> argument.startsWith("--bootstrap-servers"))) {
+            EXTERNAL_KAFKA.ifPresent(kafka -> command.add("--bootstrap-servers=" + kafka.bootstrapServers(dataDir)));
+        }
         // Logs outlive the test's temporary data dir, so a failure in CI can be read afterwards.
         Path logs = Paths.get("target", "service-logs");
         java.nio.file.Files.createDirectories(logs);
