@@ -48,7 +48,7 @@ final class ViewsApi {
         view(ctx).ifPresent(entry -> {
             Map<String, Object> json = summary(entry);
             store.job(entry.jobId()).ifPresent(job -> {
-                json.put("plan", job.plan());
+                json.put("plan", RedactedJson.of(job.plan()));
                 json.put("topology", TopologyFactory.build(PlanJson.fromTree(job.plan())).describe().toString());
             });
             ctx.json(json);
