@@ -62,6 +62,7 @@ public final class JobRunner implements AutoCloseable {
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
     private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
+    private final java.util.concurrent.atomic.AtomicBoolean reconcilePending = new java.util.concurrent.atomic.AtomicBoolean();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-runner");
         thread.setDaemon(true);
@@ -87,7 +88,16 @@ public final class JobRunner implements AutoCloseable {
     }
 
     public void start() {
-        store.addListener(() -> loop.execute(this::reconcileSafely));
+        // At most one reconcile waits for its turn, however many job store batches arrive meanwhile: it reads the
+        // store as it is when it runs, so one more would do the same work again (review finding 16).
+        store.addListener(() -> {
+            if (reconcilePending.compareAndSet(false, true)) {
+                loop.execute(() -> {
+                    reconcilePending.set(false);
+                    reconcileSafely();
+                });
+            }
+        });
         // Often enough that a view becomes visible within a fraction of a second of catching up.
         loop.scheduleWithFixedDelay(this::reconcileSafely, 0, 250, TimeUnit.MILLISECONDS);
         loop.scheduleWithFixedDelay(this::throttleBackfills, 100, 100, TimeUnit.MILLISECONDS);
@@ -247,6 +257,11 @@ public final class JobRunner implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
+            if (offsets.committed(job.id()).isEmpty()) {
+                // Starting without them would read the source from its beginning (review finding 17): try later.
+                throw new IllegalStateException("cannot set the start offsets of its late-starting source: "
+                    + e.getMessage(), e);
+            }
             // Another instance started the job meanwhile, having set the same offsets.
             LOG.debug("Job {}: start offsets not set here: {}", job.id(), e.toString());
         }
