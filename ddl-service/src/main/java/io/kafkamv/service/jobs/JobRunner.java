@@ -171,7 +171,11 @@ public final class JobRunner implements AutoCloseable {
         }
         for (long id : local.ids()) {
             if (!jobs.containsKey(id)) {
+                // Removed while it ran here (this instance started it late, after another cleaned it up): what it
+                // made again since is deleted too.
+                Optional<Job> removed = local.get(id).map(ViewRuntime::job);
                 stop(id, true);
+                removed.ifPresent(cleanup::removeLeftovers);
             }
         }
         for (Job job : jobs.values()) {
@@ -216,6 +220,10 @@ public final class JobRunner implements AutoCloseable {
                 LOG.warn("Job {} ({}) cannot run on this instance, which leaves it to the instances that can: {}",
                     job.id(), job.objectName(), e.getMessage());
             }
+            return;
+        }
+        if (store.job(job.id()).map(current -> !current.status().isRunning()).orElse(true)) {
+            // Cancelled or removed since this reconcile read the store: starting it would make its topics again.
             return;
         }
         try {
