@@ -115,8 +115,10 @@ public final class ViewReads {
     }
 
     /**
-     * One row of a job's view by key, when this instance holds that key's partition ready: empty when the answer
-     * is elsewhere (or not ready here), so the caller can take the general way.
+     * One row of a job's view by key, when this instance finds it in the key's partition, held here and ready:
+     * empty otherwise, so the caller takes the general way. A row not found there is not taken as "no row": a
+     * view's input may be partitioned by other bytes than its key's (a source written by another producer), so
+     * only a read of every partition can tell that the key is absent.
      */
     public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
         Optional<ViewRuntime> runtime = local.get(jobId);
@@ -128,7 +130,7 @@ public final class ViewReads {
             if (partition.isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(Optional.ofNullable(runtime.get().partitions().get(partition.getAsInt(), key)));
+            return Optional.ofNullable(runtime.get().partitions().get(partition.getAsInt(), key)).map(Optional::of);
         } catch (InvalidStateStoreException | IllegalStateException notReady) {
             return Optional.empty();
         }
