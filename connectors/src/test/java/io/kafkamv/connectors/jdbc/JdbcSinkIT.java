@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -38,9 +37,9 @@ class JdbcSinkIT {
     @RegisterExtension
     static final EmbeddedKafkaExtension KAFKA = EmbeddedKafkaExtension.singleNode();
 
-    private static final String URL = env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres");
-    private static final String USER = env("KAFKA_MV_TEST_POSTGRES_USER", "postgres");
-    private static final String PASSWORD = env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres");
+    private static final String URL = TestPostgres.URL;
+    private static final String USER = TestPostgres.USER;
+    private static final String PASSWORD = TestPostgres.PASSWORD;
     private static final Duration MAX_POLL_INTERVAL = Duration.ofSeconds(3);
 
     @Test
@@ -123,7 +122,7 @@ class JdbcSinkIT {
 
     private static List<String> rows(String table) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+        try (Connection connection = TestPostgres.connect();
              Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("SELECT k || '|' || v FROM " + table + " ORDER BY k")) {
             while (result.next()) {
@@ -139,16 +138,6 @@ class JdbcSinkIT {
     }
 
     private static void execute(String... statements) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
-             Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
+        TestPostgres.execute(statements);
     }
 }

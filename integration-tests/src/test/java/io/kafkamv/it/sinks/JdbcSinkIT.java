@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kafkamv.connectors.jdbc.TestPostgres;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
 import org.junit.jupiter.api.Test;
@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class JdbcSinkIT {
 
-    private static final String URL = env("KAFKA_MV_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/postgres");
-    private static final String USER = env("KAFKA_MV_TEST_POSTGRES_USER", "postgres");
-    private static final String PASSWORD = env("KAFKA_MV_TEST_POSTGRES_PASSWORD", "postgres");
+    private static final String URL = TestPostgres.URL;
+    private static final String USER = TestPostgres.USER;
+    private static final String PASSWORD = TestPostgres.PASSWORD;
 
     @TempDir
     Path workDir;
@@ -74,7 +74,7 @@ class JdbcSinkIT {
 
     private static List<String> table() throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+        try (Connection connection = TestPostgres.connect();
              Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery(
                  "SELECT customer || '|' || n || '|' || total FROM kmv_totals ORDER BY customer COLLATE \"C\"")) {
@@ -86,16 +86,6 @@ class JdbcSinkIT {
     }
 
     private static void execute(String... statements) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
-             Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-    }
-
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
-        return value == null || value.isBlank() ? fallback : value;
+        TestPostgres.execute(statements);
     }
 }
