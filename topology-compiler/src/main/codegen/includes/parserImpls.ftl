@@ -514,3 +514,18 @@ SqlNode PostgresTypedLiteral() :
             new SqlUserDefinedTypeNameSpec(new SqlIdentifier(type, s.pos()), s.pos()), s.pos()));
     }
 }
+
+/**
+ * A word the grammar reserves, read as a column's name after AS, as PostgreSQL's ColLabel reads every keyword
+ * there (SELECT 1 AS end). MEASURE keeps its meaning (AS MEASURE name); names and non-reserved words are
+ * SimpleIdentifier's.
+ */
+JAVACODE boolean isReservedWordLabel(Token word) {
+    return word.kind != MEASURE && word.kind != IDENTIFIER && word.image != null
+        && word.image.matches("[A-Za-z_][A-Za-z_0-9]*");
+}
+
+JAVACODE SqlIdentifier ReservedWordLabel() {
+    getNextToken();
+    return new SqlIdentifier(unquotedIdentifier(), getPos());
+}

@@ -7,6 +7,7 @@ import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.NumericDivision;
 import io.kafkamv.compiler.postgres.Percentiles;
 import io.kafkamv.compiler.postgres.PostgresExpressions;
+import io.kafkamv.compiler.postgres.SetReturningFunctions;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -26,6 +27,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -52,8 +54,21 @@ public final class PostgresQueryRules {
     private PostgresQueryRules() {
     }
 
-    /** Plans the calling thread's queries with PostgreSQL's division until the returned handle is closed. */
+    /** Plans the calling thread's queries with PostgreSQL's rules until the returned handle is closed. */
     static Hook.Closeable inThisThread(QueryEngine.Caller caller) {
+        Hook.Closeable parsed = Hook.PARSE_TREE.addThread((Object[] sqlAndTree) ->
+            SetReturningFunctions.rewrite((SqlNode) sqlAndTree[1], (String) sqlAndTree[0]));
+        Hook.Closeable planned = withPostgresExpressions(caller);
+        return () -> {
+            try {
+                planned.close();
+            } finally {
+                parsed.close();
+            }
+        };
+    }
+
+    private static Hook.Closeable withPostgresExpressions(QueryEngine.Caller caller) {
         return Hook.PROGRAM.addThread((Holder<Program> program) -> {
             Program planned = program.get() == null ? Programs.standard() : program.get();
             program.set(Programs.sequence(

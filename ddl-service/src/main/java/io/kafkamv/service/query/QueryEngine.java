@@ -30,7 +30,6 @@ import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.impl.TableFunctionImpl;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 
@@ -216,7 +215,7 @@ public final class QueryEngine {
                 root.add(relation.name(), new RelationTable(relation, () -> reader.rows(entry)));
             }
         }
-        root.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
+        GenerateSeries.addTo(root);
         KafkaMvFunctions.addTo(root);
         io.kafkamv.compiler.types.CalciteTypes.addPostgresNames(root);
         catalogSchemas.accept(root);
@@ -270,6 +269,9 @@ public final class QueryEngine {
 
     private static RuntimeException translate(String sql, SQLException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof CompileException compileError) {
+                return compileError;
+            }
             if (cause instanceof SqlParseException) {
                 try {
                     SqlStatementParser.parse(sql);

@@ -152,7 +152,9 @@ class ArithmeticMatchesPostgresIT {
             "WITH x AS (SELECT 1 AS a) SELECT count(*), max(a) FROM x",
             "SELECT '{\"a\": 1}'::jsonb -> 'a', '{\"a\": 1}'::jsonb ->> 'a'",
             "SELECT extract(second FROM timestamp '2026-01-01 00:00:01.5'), date_part('dow', date '2026-01-01')",
-            "SELECT interval '1 day 02:00:00', interval '-90 minutes' AS back, timestamp '2026-01-01' + interval '1 month'");
+            "SELECT interval '1 day 02:00:00', interval '-90 minutes' AS back, timestamp '2026-01-01' + interval '1 month'",
+            "SELECT generate_series(1, 2), 1 AS end, (SELECT max(x) FROM generate_series(1, 3) AS s(x))",
+            "SELECT * FROM generate_series(1, 2) a, generate_series(1, 2) AS b ORDER BY a, b");
         try (Connection ours = DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
              Connection postgres = postgres()) {
             for (String query : queries) {

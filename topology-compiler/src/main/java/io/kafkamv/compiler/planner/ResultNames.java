@@ -70,6 +70,11 @@ public final class ResultNames {
             return new Figured(typed.tag.equals("TIMESTAMP WITH LOCAL TIME ZONE") ? "timestamptz"
                 : typed.tag.toLowerCase(Locale.ROOT), false);
         }
+        if (item instanceof SqlSelect || item instanceof SqlOrderBy) {
+            // A scalar subquery is named by its one column, as PostgreSQL names it.
+            List<String> inner = of(item);
+            return inner.isEmpty() ? Figured.NONE : new Figured(inner.get(0), true);
+        }
         if (!(item instanceof SqlCall call)) {
             return Figured.NONE;
         }

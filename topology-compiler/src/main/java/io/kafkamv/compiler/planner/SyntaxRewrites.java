@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import io.kafkamv.compiler.error.CompileException;
+import io.kafkamv.compiler.postgres.SetReturningFunctions;
 
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -23,6 +24,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * {@code DESCRIPTOR(name)}.
  * <li>A lambda is refused with a hint: it can only be PostgreSQL's {@code ->} read as Calcite's lambda
  * arrow, which happens directly inside a function's arguments.
+ * <li>A set-returning function is refused with a hint: a view's rows come from topics, and
+ * {@code generate_series} is a batch query's (see {@link SetReturningFunctions}).
  * </ul>
  */
 final class SyntaxRewrites extends SqlBasicVisitor<Void> {
@@ -46,6 +49,12 @@ final class SyntaxRewrites extends SqlBasicVisitor<Void> {
                 "\"->\" directly inside a function's arguments is read as a lambda",
                 CompileException.positionOf(statementText, lambda.getParserPosition()),
                 "put the JSON access in parentheses, as in max((doc -> 'tags') ->> 0)");
+        }
+        if (SetReturningFunctions.isSetReturning(call)) {
+            throw new CompileException(CompileException.Category.UNSUPPORTED,
+                call.getOperator().getName().toLowerCase(Locale.ROOT) + " is not supported in a materialized view, sink or index",
+                CompileException.positionOf(statementText, call.getParserPosition()),
+                "write its rows into a table once (INSERT INTO t SELECT ... FROM generate_series(1, 10)) and build on the table");
         }
         if (call.getKind() == SqlKind.COLLECTION_TABLE && call.operandCount() == 1
             && call.operand(0) instanceof SqlBasicCall function

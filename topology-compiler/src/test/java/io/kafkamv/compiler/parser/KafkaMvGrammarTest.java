@@ -140,6 +140,19 @@ class KafkaMvGrammarTest {
     }
 
     @Test
+    void anyWordNamesAColumnAfterAsAsInPostgres() {
+        org.apache.calcite.sql.SqlSelect query = parse("SELECT 1 AS end, 2 AS USER, a AS from, b AS \"Window\", c AS initial FROM t",
+            org.apache.calcite.sql.SqlSelect.class);
+
+        assertThat(query.getSelectList()).extracting(item -> ((SqlIdentifier) ((org.apache.calcite.sql.SqlCall) item).operand(1)).getSimple())
+            .containsExactly("end", "user", "from", "Window", "initial");
+        assertThat(parse("SELECT a AS MEASURE m FROM t", org.apache.calcite.sql.SqlSelect.class).getSelectList().get(0).toString())
+            .contains("MEASURE");
+        // Without AS, PostgreSQL takes no reserved word as a name either.
+        assertThatThrownBy(() -> SqlStatementParser.parse("SELECT 1 end")).isInstanceOf(CompileException.class);
+    }
+
+    @Test
     void postgresRegularExpressionOperators() {
         org.apache.calcite.sql.SqlSelect query = parse("SELECT a ~ 'x', a ~* 'x', a !~ 'x', a !~* 'x', a != b FROM t",
             org.apache.calcite.sql.SqlSelect.class);
@@ -306,7 +319,7 @@ class KafkaMvGrammarTest {
 
     @Test
     void aReservedWordGivenAsANameIsExplained() {
-        assertThatThrownBy(() -> SqlStatementParser.parse("SELECT substring(c FROM 1 FOR 1) AS initial FROM t"))
+        assertThatThrownBy(() -> SqlStatementParser.parse("SELECT substring(c FROM 1 FOR 1) FROM t AS initial"))
             .isInstanceOfSatisfying(CompileException.class, e -> {
                 assertThat(e.getMessage()).isEqualTo("syntax error at or near \"initial\"");
                 assertThat(e.hint()).hasValueSatisfying(hint -> assertThat(hint).startsWith("\"initial\" is a reserved word; to use it as a name, write it in double quotes"));
