@@ -163,7 +163,12 @@ void TableElement(SqlNodeList columns, SqlNodeList primaryKey) :
     }
 |
     id = SimpleIdentifier()
-    type = DataType()
+    (
+        type = DataType()
+    |
+        // PostgreSQL's interval column, without units.
+        <INTERVAL> { type = new SqlDataTypeSpec(new SqlUserDefinedTypeNameSpec("INTERVAL", getPos()), getPos()); }
+    )
     nullable = NullableOptDefaultTrue()
     [
         <PRIMARY> <KEY> { primaryKey.add(id); }

@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 
 import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresDatetimes;
+import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.compiler.types.PostgresTextInput;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
@@ -45,7 +46,7 @@ public final class JdbcValues {
                     : (int) (LocalTime.parse(value.toString()).toNanoOfDay() / 1_000_000);
                 case TIMESTAMP, TIMESTAMPTZ -> (value instanceof java.sql.Timestamp timestamp ? timestamp.toLocalDateTime()
                     : PostgresDatetimes.parse(value.toString(), type)).toInstant(ZoneOffset.UTC).toEpochMilli();
-                case INTERVAL -> number(value).longValue();
+                case INTERVAL -> intervalMillis(value);
                 case BYTEA -> value instanceof byte[] bytes ? bytes : PostgresTextInput.bytea(value.toString());
             };
         } catch (InvalidInputException e) {
@@ -57,6 +58,20 @@ public final class JdbcValues {
             throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION,
                 "invalid input syntax for type " + type.postgresName() + ": \"" + value + "\"");
         }
+    }
+
+    /**
+     * An interval column's value in milliseconds: kafka-mv's intervals are days to seconds, so one with months
+     * or years (which have no fixed length) is refused rather than stored as some number of days.
+     */
+    private static long intervalMillis(Object value) {
+        PostgresInterval interval = value instanceof Number millis ? new PostgresInterval(0, millis.longValue())
+            : value instanceof PostgresInterval given ? given : PostgresInterval.parse(value.toString());
+        if (interval.months() != 0) {
+            throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED, "an interval column holds days, hours, minutes and seconds: \""
+                + value + "\" has months", 0, "write months as days, as in '30 days'");
+        }
+        return interval.millis();
     }
 
     /** A numeric for the column: rounded to its declared scale, and refused if it has too many digits for it. */

@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
+import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.compiler.types.PostgresTextOutput;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
@@ -21,7 +22,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 /**
  * A cast to text writes the value as PostgreSQL's output does ({@link PostgresTextOutput}), not as Java or Calcite
  * write it: {@code '2026-01-01 00:01:30.5'::timestamp::text} kept no fraction of a second, {@code true::text} was
- * TRUE, {@code 1e20::float8::text} was 1.0E20 and {@code (0 * 2.5)::text} was .0. Only casts to text of any length change; a cast to
+ * TRUE, {@code 1e20::float8::text} was 1.0E20 and {@code (0 * 2.5)::text} was .0 and {@code interval '1 second'::text} +0 00:00:01.000. Only casts to text of any length change; a cast to
  * {@code varchar(n)} is left to Calcite.
  */
 public final class TextCasts extends RexShuttle {
@@ -35,6 +36,9 @@ public final class TextCasts extends RexShuttle {
         SqlTypeName.DECIMAL, text("numericText"),
         SqlTypeName.REAL, text("realText"),
         SqlTypeName.FLOAT, text("realText"));
+
+    private static final SqlUserDefinedFunction DAY_TIME_INTERVAL = text("dayTimeIntervalText");
+    private static final SqlUserDefinedFunction YEAR_MONTH_INTERVAL = text("yearMonthIntervalText");
 
     private final RexBuilder rexBuilder;
 
@@ -55,7 +59,10 @@ public final class TextCasts extends RexShuttle {
             return visited;
         }
         RexNode operand = cast.getOperands().get(0);
-        SqlUserDefinedFunction function = BY_TYPE.get(operand.getType().getSqlTypeName());
+        SqlTypeFamily family = operand.getType().getSqlTypeName().getFamily();
+        SqlUserDefinedFunction function = family == SqlTypeFamily.INTERVAL_DAY_TIME ? DAY_TIME_INTERVAL
+            : family == SqlTypeFamily.INTERVAL_YEAR_MONTH ? YEAR_MONTH_INTERVAL
+            : BY_TYPE.get(operand.getType().getSqlTypeName());
         return function == null ? visited : rexBuilder.makeCall(cast.getType(), function, List.of(operand));
     }
 
@@ -69,6 +76,18 @@ public final class TextCasts extends RexShuttle {
     @Strict
     public static String timestamptzText(long millis) {
         return PostgresTextOutput.format(OffsetDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), ZoneOffset.UTC));
+    }
+
+    /** A day-time interval is its milliseconds. */
+    @Strict
+    public static String dayTimeIntervalText(long millis) {
+        return PostgresInterval.format(millis);
+    }
+
+    /** A year-month interval is its months. */
+    @Strict
+    public static String yearMonthIntervalText(int months) {
+        return new PostgresInterval(months, 0).text();
     }
 
     @Strict

@@ -67,8 +67,10 @@ public final class CalciteTypes {
             case TIME -> factory.createSqlType(SqlTypeName.TIME);
             case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, 3);
             case TIMESTAMPTZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3);
+            // The precisions of PostgreSQL's interval literals and timestamp differences, so that comparing them
+            // with a column needs no cast between interval types (which Calcite's executor cannot make).
             case INTERVAL -> factory.createSqlIntervalType(
-                new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
+                new SqlIntervalQualifier(TimeUnit.DAY, 9, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
             case BYTEA -> factory.createSqlType(SqlTypeName.VARBINARY);
         };
     }
