@@ -34,6 +34,21 @@ def create_table(cursor, table):
                    "raw BYTEA, ok BOOLEAN)" % table)
 
 
+DURATIONS = [(1, datetime.timedelta(days=2, seconds=11045, microseconds=500000)), (2, datetime.timedelta(minutes=90)),
+             (3, None)]
+
+
+def durations(cursor, table):
+    """An interval column written with Python's timedelta and read back, also compared with one."""
+    cursor.execute("DROP TABLE IF EXISTS %s" % table)
+    cursor.execute("CREATE TABLE %s (id INT PRIMARY KEY, d INTERVAL)" % table)
+    for row in DURATIONS:
+        cursor.execute("INSERT INTO %s VALUES (%%s, %%s)" % table, row)
+    cursor.execute("SELECT id, d, d::text FROM %s WHERE d > %%s OR d IS NULL ORDER BY id" % table,
+                   (datetime.timedelta(hours=1),))
+    return cursor.fetchall()
+
+
 def psycopg2_client():
     import psycopg2
     connection = psycopg2.connect(host="localhost", port=PORT, user=USER, password=PASSWORD, dbname=DATABASE)
@@ -74,6 +89,7 @@ def psycopg2_client():
         cursor.copy_expert("COPY (SELECT id, name, price FROM py_psycopg2 WHERE id > 2 ORDER BY id) TO STDOUT", out)
         return cursor.rowcount, out.getvalue()
     check("copy csv in, text out", copy_csv)
+    check("intervals", lambda: durations(cursor, "py_psycopg2_durations"))
 
 
 def psycopg3_client(binary):
@@ -111,6 +127,7 @@ def psycopg3_client(binary):
             with cursor.copy("COPY (%s) TO STDOUT WITH (FORMAT csv, HEADER)" % query) as copy:
                 return b"".join(bytes(chunk) for chunk in copy).decode()
         check("copy out", copy_out)
+        check("intervals", lambda: durations(cursor, table + "_durations"))
 
 
 def asyncpg_client():
@@ -126,7 +143,13 @@ def asyncpg_client():
                 await connection.execute("INSERT INTO py_asyncpg VALUES ($1, $2, $3, $4, $5, $6)", *row)
             fetched = await connection.fetch("SELECT id, name, price, at, raw, ok FROM py_asyncpg WHERE id = $1", 1)
             value = await connection.fetchval("SELECT count(*) FROM py_asyncpg WHERE price > $1", decimal.Decimal("1"))
-            return [tuple(record) for record in fetched], value
+            await connection.execute("DROP TABLE IF EXISTS py_asyncpg_durations")
+            await connection.execute("CREATE TABLE py_asyncpg_durations (id INT PRIMARY KEY, d INTERVAL)")
+            for row in DURATIONS:
+                await connection.execute("INSERT INTO py_asyncpg_durations VALUES ($1, $2)", *row)
+            durations = await connection.fetch("SELECT id, d FROM py_asyncpg_durations WHERE d > $1 ORDER BY id",
+                                               datetime.timedelta(hours=1))
+            return [tuple(record) for record in fetched], value, [tuple(record) for record in durations]
         finally:
             await connection.close()
     check("fetch", lambda: asyncio.run(run()))

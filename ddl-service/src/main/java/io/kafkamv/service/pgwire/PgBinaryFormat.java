@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
+import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.service.result.PgType;
 
 /**
@@ -19,13 +20,15 @@ final class PgBinaryFormat {
     private static final long POSTGRES_EPOCH_MICROS =
         LocalDateTime.of(2000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
 
+    private static final long DAY_MILLIS = 86_400_000L;
+
     private PgBinaryFormat() {
     }
 
     static boolean supports(PgType type) {
         return switch (type) {
-            case BOOL, INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC, VARCHAR, BYTEA, DATE, TIME, TIMESTAMP, TIMESTAMPTZ, JSONB -> true;
-            default -> false;
+            case BOOL, INT2, INT4, INT8, FLOAT4, FLOAT8, NUMERIC, VARCHAR, BYTEA, DATE, TIME, TIMESTAMP, TIMESTAMPTZ,
+                INTERVAL, JSONB -> true;
         };
     }
 
@@ -47,6 +50,13 @@ final class PgBinaryFormat {
                 LocalDateTime time = ((java.sql.Timestamp) value).toLocalDateTime();
                 long micros = time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + time.getNano() / 1000;
                 yield ByteBuffer.allocate(8).putLong(micros - POSTGRES_EPOCH_MICROS).array();
+            }
+            case INTERVAL -> {
+                // PostgreSQL's form: microseconds of the time, then days, then months, as the text splits them.
+                PostgresInterval interval = value instanceof PostgresInterval given ? given
+                    : new PostgresInterval(0, ((Number) value).longValue());
+                yield ByteBuffer.allocate(16).putLong(interval.millis() % DAY_MILLIS * 1000)
+                    .putInt(Math.toIntExact(interval.millis() / DAY_MILLIS)).putInt(interval.months()).array();
             }
             case JSONB -> {
                 byte[] json = value.toString().getBytes(StandardCharsets.UTF_8);

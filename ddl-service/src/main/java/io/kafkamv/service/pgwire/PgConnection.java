@@ -197,6 +197,8 @@ final class PgConnection implements Runnable {
         out.parameterStatus("server_encoding", "UTF8");
         out.parameterStatus("client_encoding", "UTF8");
         out.parameterStatus("DateStyle", "ISO, MDY");
+        // psycopg 3 reads interval text only knowing this style, which PostgreSQL announces too.
+        out.parameterStatus("IntervalStyle", "postgres");
         out.parameterStatus("TimeZone", "UTC");
         out.parameterStatus("integer_datetimes", "on");
         out.parameterStatus("standard_conforming_strings", "on");

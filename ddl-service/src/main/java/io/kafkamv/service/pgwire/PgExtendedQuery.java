@@ -14,6 +14,7 @@ import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.PgType;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.statement.PreparedStatements;
 import io.kafkamv.service.statement.Session;
 import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
@@ -65,6 +66,17 @@ final class PgExtendedQuery {
     PgExtendedQuery(StatementExecutor executor, Session session) {
         this.executor = executor;
         this.session = session;
+        session.preparedStatements(new PreparedStatements() {
+            @Override
+            public boolean deallocate(String name) {
+                return statements.remove(name) != null;
+            }
+
+            @Override
+            public void deallocateAll() {
+                statements.clear();
+            }
+        });
     }
 
     /** Handles one extended-protocol message; returns false when the type is not one of them. */

@@ -33,6 +33,7 @@ final class PgParameters {
     private static final int TIMESTAMP = 1114;
     private static final int TIMESTAMPTZ = 1184;
     private static final int JSONB = 3802;
+    private static final int INTERVAL = 1186;
     private static final LocalDateTime POSTGRES_EPOCH = LocalDateTime.of(2000, 1, 1, 0, 0);
 
     private PgParameters() {
@@ -51,6 +52,8 @@ final class PgParameters {
             case INT2, INT4, INT8, OID, FLOAT4, FLOAT8, NUMERIC -> numeric(text);
             case BOOL -> text.startsWith("t") || text.equalsIgnoreCase("true") ? "TRUE" : "FALSE";
             case BYTEA -> binaryString(bytea(text));
+            // Typed, so that it compares with an interval column as one (a string would not).
+            case INTERVAL -> "INTERVAL " + quote(text);
             default -> quote(text);
         };
     }
@@ -71,8 +74,15 @@ final class PgParameters {
             case TIMESTAMPTZ -> quote(POSTGRES_EPOCH.plus(buffer.getLong(), ChronoUnit.MICROS) + "Z");
             case JSONB -> quote(new String(value, 1, value.length - 1, StandardCharsets.UTF_8));
             case BYTEA -> binaryString(value);
+            case INTERVAL -> interval(buffer.getLong(), buffer.getInt(), buffer.getInt());
             default -> quote(new String(value, StandardCharsets.UTF_8));
         };
+    }
+
+    /** PostgreSQL's binary interval: microseconds of the time, days, months. */
+    private static String interval(long micros, int days, int months) {
+        return "INTERVAL " + quote(months + " mons " + days + " days "
+            + java.math.BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString() + " seconds");
     }
 
     private static byte[] bytea(String text) {

@@ -165,7 +165,9 @@ public final class QueryEngine {
             List<SqlType> types = new java.util.ArrayList<>();
             for (int i = 1; i <= parameters.getParameterCount(); i++) {
                 int jdbcType = parameters.getParameterType(i);
-                types.add(jdbcType == Types.OTHER || jdbcType == Types.JAVA_OBJECT || jdbcType == Types.NULL
+                String typeName = parameters.getParameterTypeName(i);
+                types.add(typeName != null && isDayTimeInterval(typeName) ? SqlType.INTERVAL
+                    : jdbcType == Types.OTHER || jdbcType == Types.JAVA_OBJECT || jdbcType == Types.NULL
                     ? null : sqlType(jdbcType));
             }
             return types;

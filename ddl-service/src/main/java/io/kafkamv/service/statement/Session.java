@@ -36,6 +36,7 @@ public final class Session implements QueryEngine.Caller {
     private final Map<String, String> variables = new TreeMap<>(DEFAULTS);
     private final AtomicReference<QueryEngine.Cancellable> running = new AtomicReference<>();
     private final Cursors cursors = new Cursors();
+    private volatile PreparedStatements preparedStatements = PreparedStatements.NONE;
     private volatile boolean streamsCopyData;
     private volatile boolean cancelRequested;
 
@@ -56,6 +57,15 @@ public final class Session implements QueryEngine.Caller {
 
     Cursors cursors() {
         return cursors;
+    }
+
+    PreparedStatements preparedStatements() {
+        return preparedStatements;
+    }
+
+    /** Said by the PostgreSQL endpoint, which keeps the statements its client prepares by name. */
+    public void preparedStatements(PreparedStatements statements) {
+        preparedStatements = statements;
     }
 
     /** Whether this session's door carries COPY data: the PostgreSQL protocol does, REST does not. */

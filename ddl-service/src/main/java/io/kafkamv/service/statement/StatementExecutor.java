@@ -108,6 +108,9 @@ public final class StatementExecutor {
                 return copy(session, CopyStatement.parse(text), text, notices);
             });
         }
+        if (Deallocate.handles(text)) {
+            return Deallocate.run(session.preparedStatements(), text);
+        }
         if (Cursors.handles(text)) {
             return measured(text, kind -> {
                 kind.name = "cursor";
