@@ -67,7 +67,8 @@ public final class JdbcUpsertWriter implements AutoCloseable {
                 }
             }
             if (found.isEmpty()) {
-                throw new SQLException("table \"" + target.table() + "\" does not exist at " + target.url());
+                throw new SQLException("table \"" + target.table() + "\" does not exist at "
+                    + target.url().replaceAll("(?i)(password=)[^&;]*", "$1***"));
             }
             for (Column column : target.columns()) {
                 if (!found.contains(column.name())) {

@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.kafkamv.connectors.secret.SecretReferences;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -25,6 +26,7 @@ public final class SchemaRegistryClient implements SchemaRegistry {
 
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_MESSAGE = 200;
 
     private final String baseUrl;
     private final String authorization;
@@ -46,8 +48,9 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("Avro needs the option " + URL_OPTION);
         }
-        String user = options.get(USERNAME_OPTION);
-        String userInfo = user == null ? null : user + ":" + options.getOrDefault(PASSWORD_OPTION, "");
+        String user = SecretReferences.resolve(USERNAME_OPTION, options.get(USERNAME_OPTION));
+        String userInfo = user == null ? null
+            : user + ":" + SecretReferences.resolve(PASSWORD_OPTION, options.getOrDefault(PASSWORD_OPTION, ""));
         return SHARED.computeIfAbsent(url + "\u0000" + userInfo, key -> new SchemaRegistryClient(url, userInfo));
     }
 
@@ -109,10 +112,14 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode answer = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
+            JsonNode answer = json(response.body());
+            String answered = "schema registry " + baseUrl + " answered " + method + " " + path + " with "
+                + response.statusCode();
             if (response.statusCode() / 100 != 2) {
-                throw new SchemaRegistryException("schema registry " + baseUrl + " answered " + method + " " + path
-                    + " with " + response.statusCode() + ": " + answer.path("message").asText(response.body()),
+                throw new SchemaRegistryException(answered + registryMessage(answer), response.statusCode(), null);
+            }
+            if (answer == null) {
+                throw new SchemaRegistryException(answered + " and a body that is not JSON: is it a Schema Registry?",
                     response.statusCode(), null);
             }
             return answer;
@@ -122,6 +129,30 @@ public final class SchemaRegistryClient implements SchemaRegistry {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException("interrupted while calling schema registry " + baseUrl, 0, e);
         }
+    }
+
+    /** The body as JSON; null when it is not JSON. */
+    private static JsonNode json(String body) {
+        if (body.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        try {
+            return JSON.readTree(body);
+        } catch (IOException notJson) {
+            return null;
+        }
+    }
+
+    /**
+     * The registry's own error message, {@code {"error_code": ..., "message": "..."}}, cut short. Nothing else of
+     * a body is repeated: the URL is the user's, and whatever else answers there must not be read through our errors.
+     */
+    private static String registryMessage(JsonNode answer) {
+        if (answer == null || !answer.path("message").isTextual()) {
+            return "";
+        }
+        String message = answer.path("message").asText();
+        return ": " + (message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "...");
     }
 
     private static String encode(String subject) {

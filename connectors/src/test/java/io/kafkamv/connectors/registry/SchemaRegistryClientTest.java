@@ -43,6 +43,33 @@ class SchemaRegistryClientTest {
         }
     }
 
+    /** The registry URL is the user's: a service that is no registry must not be read through our errors. */
+    @Test
+    void whatAnotherServiceAnswersIsNotRepeated() throws Exception {
+        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        other.createContext("/", exchange -> {
+            boolean html = exchange.getRequestURI().getPath().startsWith("/schemas");
+            // A cloud metadata service answers JSON, an admin page HTML.
+            byte[] page = (html ? "<html>internal admin page: db password hunter2</html>"
+                : "{\"AccessKeyId\": \"hunter2\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(html ? 200 : 403, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        other.start();
+        try {
+            String url = "http://127.0.0.1:" + other.getAddress().getPort();
+            assertThatThrownBy(() -> new SchemaRegistryClient(url, null).latest("a-value"))
+                .isInstanceOfSatisfying(SchemaRegistryException.class, e -> assertThat(e.status()).isEqualTo(403))
+                .hasMessageEndingWith("with 403").hasMessageNotContaining("hunter2");
+            assertThatThrownBy(() -> new SchemaRegistryClient(url, null).schemaById(1))
+                .hasMessageContaining("a body that is not JSON").hasMessageNotContaining("hunter2");
+        } finally {
+            other.stop(0);
+        }
+    }
+
     @Test
     void recordNameStrategyNamesTheSubjectAfterTheRecord() {
         assertThat(SubjectNameStrategy.of("record").subject("orders", "shop.Order", false)).isEqualTo("shop.Order");

@@ -48,6 +48,7 @@ final class TableCommands {
     }
 
     StatementResult create(SqlCreateRelation statement, String text, Notices notices) {
+        PlainSecrets.notice(statement.options(), notices);
         String name = statement.name().getSimple();
         if (context.catalog().entry(name).isPresent()) {
             if (statement.ifNotExists()) {

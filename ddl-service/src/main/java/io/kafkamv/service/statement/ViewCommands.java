@@ -24,6 +24,7 @@ import io.kafkamv.connectors.format.AvroSinkEncoders;
 import io.kafkamv.connectors.jdbc.JdbcUpsertWriter;
 import io.kafkamv.connectors.registry.SchemaRegistryException;
 import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.secret.SecretReferences;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
@@ -74,12 +75,16 @@ final class ViewCommands {
      */
     StatementResult createSink(Session session, SqlCreateSink statement, String text, Notices notices) {
         String name = statement.name().getSimple();
+        PlainSecrets.notice(statement.options(), notices);
         return createJob(session, name, statement.ifNotExists(), SqlObjectKind.SINK, notices, jobId -> {
             CompiledSink sink = compiler().compileSink(statement, text, jobId);
             SinkOutput output = sink.plan().sink();
             if (output.writesToDatabase()) {
                 try {
                     JdbcUpsertWriter.check(JdbcSinks.target(sink.plan()));
+                } catch (SecretReferences.UnreadableSecretException e) {
+                    throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "JDBC sink " + name + ": " + e.getMessage(), 0,
+                        "set it on every instance of kafka-mv, or give the value itself");
                 } catch (SQLException e) {
                     throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "JDBC sink " + name + ": " + e.getMessage(), 0,
                         "create the table first, with the sink's columns and a primary key on "

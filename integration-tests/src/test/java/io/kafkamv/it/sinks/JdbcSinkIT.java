@@ -3,6 +3,7 @@ package io.kafkamv.it.sinks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -34,8 +35,11 @@ class JdbcSinkIT {
     @Test
     void aPostgresTableMirrorsAViewAcrossChangesAndARestart() throws Exception {
         execute("DROP TABLE IF EXISTS kmv_totals", "CREATE TABLE kmv_totals (customer TEXT PRIMARY KEY, n BIGINT, total NUMERIC)");
+        // The password is named, not given: each instance reads it from the file when it connects.
+        Path secrets = workDir.resolve("postgres.properties");
+        Files.writeString(secrets, "password=" + PASSWORD + "\n");
         String sink = "CREATE SINK totals_pg FROM totals WITH (connector = 'jdbc', url = '" + URL + "', "
-            + "table = 'kmv_totals', user = '" + USER + "', password = '" + PASSWORD + "')";
+            + "table = 'kmv_totals', user = '" + USER + "', password = '${file:" + secrets + ":password}')";
         Path data = workDir.resolve("data");
         try (ServiceProcess service = ServiceProcess.start(data)) {
             Psql psql = new Psql(service.pgPort());
@@ -49,6 +53,7 @@ class JdbcSinkIT {
                 "SHOW JOBS",
                 "WAIT"), "-A", "-t");
             assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(created.stderr()).as("a named secret is not kept in the catalog").doesNotContain("kept in the catalog");
             assertThat(created.stdout()).as("the password is not shown").contains("password = '***'")
                 .doesNotContain("password = '" + PASSWORD + "'");
             assertThat(table()).isEqualTo(view(psql)).hasSize(20);
@@ -63,7 +68,11 @@ class JdbcSinkIT {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(table()).isEqualTo(view(psql)).hasSize(18));
             assertThat(psql.run("CREATE SINK nowhere FROM totals WITH (connector = 'jdbc', url = '" + URL + "', "
                 + "table = 'no_such_table', user = '" + USER + "', password = '" + PASSWORD + "')").stderr())
+                .contains("NOTICE:  option password is kept in the catalog as written")
                 .contains("table \"no_such_table\" does not exist").contains("HINT:  create the table first");
+            assertThat(psql.run("CREATE SINK unset FROM totals WITH (connector = 'jdbc', url = '" + URL + "', "
+                + "table = 'kmv_totals', user = '" + USER + "', password = '${env:KAFKA_MV_IT_NO_SUCH_VARIABLE}')").stderr())
+                .contains("the secret ${env:KAFKA_MV_IT_NO_SUCH_VARIABLE} of option password cannot be read");
         }
     }
 
