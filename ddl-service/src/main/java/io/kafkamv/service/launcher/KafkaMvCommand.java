@@ -146,9 +146,21 @@ public final class KafkaMvCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The job store holds the catalog: its topic's name must start with '_', which is the rule that keeps SQL's
+     * CREATE SOURCE and CREATE SINK off internal topics, so that no name can slip past it.
+     */
+    void checkJobStoreTopic() {
+        if (!jobStoreTopic.startsWith("_")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--job-store-topic must start with _ (as _"
+                + jobStoreTopic + "): SQL cannot read or write topics named so, and the job store holds the catalog");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         checkAuth();
+        checkJobStoreTopic();
         ServiceConfig config = new ServiceConfig(dataDir, bindAddress, pgPort, httpPort, kafkaPort,
             Optional.ofNullable(bootstrapServers).filter(servers -> !servers.isBlank()), jobStoreTopic, advertisedHost,
             Optional.ofNullable(kafkaConfig), topicPartitions, Optional.ofNullable(pgUsersFile),

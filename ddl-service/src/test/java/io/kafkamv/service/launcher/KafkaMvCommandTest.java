@@ -38,4 +38,12 @@ class KafkaMvCommandTest {
         new CommandLine(command).parseArgs(args);
         return command;
     }
+
+    @Test
+    void theJobStoreTopicIsOneSqlCannotReach() {
+        assertThatCode(() -> parse().checkJobStoreTopic()).doesNotThrowAnyException();
+        assertThatCode(() -> parse("--job-store-topic=_team_a_jobs").checkJobStoreTopic()).doesNotThrowAnyException();
+        assertThatThrownBy(() -> parse("--job-store-topic=team_a_jobs").checkJobStoreTopic())
+            .hasMessageContaining("must start with _ (as _team_a_jobs)");
+    }
 }
