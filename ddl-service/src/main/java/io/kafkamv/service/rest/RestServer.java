@@ -3,8 +3,6 @@ package io.kafkamv.service.rest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -117,23 +115,18 @@ public final class RestServer implements AutoCloseable {
     }
 
     /**
-     * Whether a request for this path needs a token, however the path is spelled: the router serves /metrics/ as
-     * /metrics, and other spellings (case, doubled slashes, dot segments) must not get past the guard either.
+     * Whether a request for this path needs a token: every path does but the few that hold no data (health,
+     * readiness, the OpenAPI description and the console's static pages), so that a new route is guarded without
+     * anyone remembering to. Those are matched exactly: a path that reaches a route under another spelling (the
+     * router serves /metrics/ as /metrics) is not one of them.
      */
     static boolean isGuarded(String path) {
-        String normalized;
-        try {
-            normalized = URI.create("/" + path.replaceAll("/+", "/").replaceFirst("^/", "")).normalize().getPath()
-                .toLowerCase(Locale.ROOT).replaceAll("/+", "/");
-        } catch (IllegalArgumentException notAPath) {
-            return true;
-        }
-        if (normalized.length() > 1 && normalized.endsWith("/")) {
-            normalized = normalized.substring(0, normalized.length() - 1);
-        }
-        return normalized.equals("/v1") || normalized.startsWith("/v1/") || normalized.equals("/internal")
-            || normalized.startsWith("/internal/") || normalized.equals("/metrics") || normalized.startsWith("/metrics/");
+        return !OPEN_PATHS.contains(path) && !CONSOLE_FILE.matcher(path).matches();
     }
+
+    private static final java.util.Set<String> OPEN_PATHS = java.util.Set.of("/", "/healthz", "/readyz", "/openapi.json");
+    /** The console's files, served from /console on the classpath: a name at the top, as index.html or console.js. */
+    private static final java.util.regex.Pattern CONSOLE_FILE = java.util.regex.Pattern.compile("/[a-z]+\\.(html|js|css)");
 
     public int port() {
         return app.port();
