@@ -16,6 +16,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param progress       the fraction of the backfill done, from 0 to 1; never goes down
  * @param owner          for a foreground job, the instance whose client waits for it
  * @param rateLimit      records per second for the backfill, 0 pauses it, negative means none
+ * @param generation     which of the job's Kafka Streams applications runs it: a job starts over under a new one
+ *                       when its consumer group lost its offsets (see {@link #withGeneration})
+ * @param rebuildTargets for a created job starting over, the end offsets of its sources then: it is read again
+ *                       only once it has processed them; empty otherwise
  */
 public record Job(
     long id,
@@ -32,7 +36,9 @@ public record Job(
     String owner,
     long rateLimit,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    int generation,
+    Map<String, Long> rebuildTargets) {
 
     public Job {
         Objects.requireNonNull(objectName, "objectName");
@@ -40,6 +46,21 @@ public record Job(
         startOffsets = Map.copyOf(startOffsets);
         targetOffsets = Map.copyOf(targetOffsets);
         backfillOffsets = Map.copyOf(backfillOffsets);
+        rebuildTargets = rebuildTargets == null ? Map.of() : Map.copyOf(rebuildTargets);
+    }
+
+    /** A job in its first generation, as every job starts. */
+    public Job(long id, String objectName, String statement, JsonNode plan, boolean background, JobStatus status,
+               String failure, Map<String, Long> startOffsets, Map<String, Long> targetOffsets,
+               Map<String, Long> backfillOffsets, double progress, String owner, long rateLimit, Instant createdAt,
+               Instant updatedAt) {
+        this(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets, backfillOffsets,
+            progress, owner, rateLimit, createdAt, updatedAt, 0, Map.of());
+    }
+
+    /** Whether the job is starting over and must not be read until it has processed {@link #rebuildTargets}. */
+    public boolean rebuilding() {
+        return !rebuildTargets.isEmpty();
     }
 
     /** Source records the backfill has consumed so far, over every partition. */
@@ -66,26 +87,47 @@ public record Job(
 
     public Job withStatus(JobStatus newStatus, String reason) {
         return new Job(id, objectName, statement, plan, background, newStatus, reason, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now());
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, rebuildTargets);
     }
 
     /** Records progress; a smaller figure than the persisted one is ignored, so progress never goes back. */
     public Job withProgress(Map<String, Long> consumed, double newProgress) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
-            consumed, Math.max(progress, newProgress), owner, rateLimit, createdAt, Instant.now());
+            consumed, Math.max(progress, newProgress), owner, rateLimit, createdAt, Instant.now(), generation,
+            rebuildTargets);
     }
 
     /** The job with the rate limit ALTER set, which lives in a record of its own. */
     public Job withRateLimit(long recordsPerSecond) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, recordsPerSecond, createdAt, updatedAt);
+            backfillOffsets, progress, owner, recordsPerSecond, createdAt, updatedAt, generation, rebuildTargets);
+    }
+
+    /**
+     * The job starting over under a new Kafka Streams application, with empty state, from the start of its
+     * sources: what an instance does when the job's consumer group has no offsets but its state has data (the
+     * broker expired the offsets of the group, empty for longer than {@code offsets.retention.minutes}), since
+     * reading the sources again on top of that state would count every record twice. A created job is not read
+     * until it has processed {@code targets} (the ends of its sources now); a creating one was not read anyway.
+     */
+    public Job withGeneration(int newGeneration, Map<String, Long> targets) {
+        return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), newGeneration,
+            status == JobStatus.CREATED ? targets : Map.of());
+    }
+
+    /** The job with its rebuild done: readable again. */
+    public Job withRebuilt() {
+        return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, Map.of());
     }
 
     /**
      * This write of the job as it applies after {@code previous}, the state already recorded: writers rewrite
      * the whole job from copies that may be older than the log (another instance wrote since), and such a
-     * write must not take the job back. A job never returns to CREATING, leaves FAILED only to be cancelled, and its progress
-     * (with the offsets it was measured at) never goes down.
+     * write must not take the job back. A job never returns to CREATING, leaves FAILED only to be cancelled, its progress
+     * (with the offsets it was measured at) never goes down, its generation never goes back, and a rebuild once done
+     * is not undone by an older copy.
      */
     public Job after(Job previous) {
         if (previous == null) {
@@ -94,12 +136,15 @@ public record Job(
         boolean staleStatus = status == JobStatus.CREATING && previous.status != JobStatus.CREATING
             || previous.status == JobStatus.FAILED && status != JobStatus.FAILED && status != JobStatus.CANCELLING;
         boolean staleProgress = progress < previous.progress;
-        if (!staleStatus && !staleProgress) {
+        boolean staleGeneration = generation < previous.generation;
+        boolean staleRebuild = generation == previous.generation && rebuilding() && !previous.rebuilding();
+        if (!staleStatus && !staleProgress && !staleGeneration && !staleRebuild) {
             return this;
         }
         return new Job(id, objectName, statement, plan, background, staleStatus ? previous.status : status,
             staleStatus ? previous.failure : failure, startOffsets, targetOffsets,
             staleProgress ? previous.backfillOffsets : backfillOffsets, Math.max(progress, previous.progress), owner,
-            rateLimit, createdAt, updatedAt);
+            rateLimit, createdAt, updatedAt, staleGeneration ? previous.generation : generation,
+            staleGeneration || staleRebuild ? previous.rebuildTargets : rebuildTargets);
     }
 }

@@ -238,6 +238,39 @@ class JobStoreTest {
         assertThat(store.jobs()).isEmpty();
     }
 
+    @Test
+    void aJobThatStartedOverNeitherGoesBackAGenerationNorBecomesUnreadableAgainFromAnOlderCopy() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATED));
+        Job copyOfAnotherInstance = store.job(1001).orElseThrow();
+
+        store.put(copyOfAnotherInstance.withGeneration(1, Map.of("t:0", 100L)));
+        assertThat(store.job(1001)).hasValueSatisfying(job -> {
+            assertThat(job.generation()).isEqualTo(1);
+            assertThat(job.rebuilding()).isTrue();
+        });
+        appendAsAnotherInstance(copyOfAnotherInstance.withProgress(Map.of(), 1.0));
+        assertThat(store.job(1001)).map(Job::generation).contains(1);
+
+        Job rebuilding = store.job(1001).orElseThrow();
+        store.put(rebuilding.withRebuilt());
+        appendAsAnotherInstance(rebuilding);
+        store.put(rebuilding.withProgress(Map.of(), 1.0));
+
+        for (JobStore reader : List.of(store, JobStore.over(log, Duration.ofSeconds(1)))) {
+            Job job = reader.job(1001).orElseThrow();
+            assertThat(job.generation()).isEqualTo(1);
+            assertThat(job.rebuilding()).as("a done rebuild stays done").isFalse();
+        }
+    }
+
+    @Test
+    void aCreatingJobStartsOverWithoutRebuildTargetsSinceItIsNotReadAnyway() {
+        assertThat(job(1001, JobStatus.CREATING).withGeneration(1, Map.of("t:0", 5L)).rebuilding()).isFalse();
+        assertThat(job(1001, JobStatus.CREATED).withGeneration(1, Map.of("t:0", 5L)).rebuildTargets())
+            .containsEntry("t:0", 5L);
+    }
+
     private void appendAsAnotherInstance(Job job) throws Exception {
         log.append(List.of(new JobStoreLog.Entry(JobStoreKeys.job(job.id()), JobStore.mapper().writeValueAsBytes(job))));
     }

@@ -69,13 +69,13 @@ final class CatchUpRule {
         }
 
         boolean reached() {
-            Map<String, Long> committed = offsets.committed(job.id());
+            Map<String, Long> committed = offsets.committed(job);
             if (!BackfillProgress.of(job.startOffsets(), targets, committed).done()) {
                 return false;
             }
             try {
                 // The job's own topics, named after its application id: the held-back offsets' changelogs and the exchanges.
-                Set<String> internal = offsets.internalTopics(job.id());
+                Set<String> internal = offsets.internalTopics(job);
                 List<String> changelogs = internal.stream()
                     .filter(topic -> topic.endsWith(HeldBackOffsets.CHANGELOG_SUFFIX)).toList();
                 List<String> exchanges = internal.stream().filter(topic -> topic.endsWith("-repartition")).toList();
@@ -94,7 +94,7 @@ final class CatchUpRule {
                     drainedTo.putAll(barrier);
                     barrier = null;
                     roundsDone++;
-                    committed = offsets.committed(job.id());
+                    committed = offsets.committed(job);
                 }
                 if (!nothingHeldBack(changelogs, true)) {
                     return false;
@@ -125,7 +125,7 @@ final class CatchUpRule {
          */
         private boolean nothingHeldBack(List<String> changelogs, boolean atTheEnd) {
             Optional<Map<String, Long>> heldBack = offsets.heldBack(changelogs);
-            String internalPrefix = ViewRuntime.applicationId(job.id()) + "-";
+            String internalPrefix = ViewRuntime.applicationId(job) + "-";
             return heldBack.isPresent() && heldBack.get().entrySet().stream().allMatch(first -> {
                 String input = first.getKey();
                 if (targets.containsKey(input)) {

@@ -52,23 +52,15 @@ final class JobCleanup {
      * by its next rebalance (review finding 13). A topic another cleaner deleted first is fine.
      */
     boolean removeLeftovers(Job job) {
-        String applicationId = ViewRuntime.applicationId(job.id());
         Optional<String> ownTopic = PlanOutputTopics.of(job.plan()).owned();
         try {
-            deleteGroup(applicationId);
-            deleteGroup(ViewRuntime.jdbcGroupId(job.id()));
-            Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                .filter(topic -> topic.startsWith(applicationId + "-") || ownTopic.filter(topic::equals).isPresent())
-                .collect(Collectors.toSet());
-            for (var deletion : admin.deleteTopics(topics).topicNameValues().entrySet()) {
-                try {
-                    deletion.getValue().get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw e;
-                    }
-                }
+            for (int generation = 0; generation <= job.generation(); generation++) {
+                deleteGroup(ViewRuntime.applicationId(job.id(), generation));
             }
+            deleteGroup(ViewRuntime.jdbcGroupId(job.id()));
+            // Every generation's topics begin with the first one's application id.
+            String prefix = ViewRuntime.applicationId(job.id(), 0) + "-";
+            deleteTopics(topic -> topic.startsWith(prefix) || ownTopic.filter(topic::equals).isPresent());
             return true;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupNotEmptyException) {
@@ -82,6 +74,43 @@ final class JobCleanup {
             Thread.currentThread().interrupt();
         }
         return false;
+    }
+
+    /**
+     * Deletes the consumer groups and topics of the generations before the job's (see {@link Job#withGeneration}),
+     * once its current one has caught up: by then no instance runs an earlier one. Whether done.
+     */
+    boolean removeEarlierGenerations(Job job) {
+        try {
+            for (int generation = 0; generation < job.generation(); generation++) {
+                int earlier = generation;
+                deleteGroup(ViewRuntime.applicationId(job.id(), earlier));
+                deleteTopics(topic -> ViewRuntime.isInternalTopicOf(topic, job.id(), earlier));
+            }
+            return true;
+        } catch (ExecutionException e) {
+            LOG.info("Job {}: the state of its earlier generations is not deleted yet: {}", job.id(), e.getCause().toString());
+        } catch (TimeoutException e) {
+            LOG.info("Job {}: deleting the state of its earlier generations timed out", job.id());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private void deleteTopics(java.util.function.Predicate<String> which)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(which)
+            .collect(Collectors.toSet());
+        for (var deletion : admin.deleteTopics(topics).topicNameValues().entrySet()) {
+            try {
+                deletion.getValue().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private void deleteGroup(String groupId) throws ExecutionException, InterruptedException, TimeoutException {

@@ -58,6 +58,8 @@ public final class JobRunner implements AutoCloseable {
     private final LocalStartProblems problems = new LocalStartProblems();
     /** The way of each creating job to its targets, followed across reconciles (see {@link CatchUpRule}). */
     private final Map<Long, CatchUpRule.CatchUp> visibility = new ConcurrentHashMap<>();
+    /** The way of each created job that started over to the ends its sources had then. */
+    private final Map<Long, CatchUpRule.CatchUp> rebuilds = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
     private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
@@ -79,7 +81,7 @@ public final class JobRunner implements AutoCloseable {
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
         this.admin = Admin.create(clientProperties);
-        this.reads = new ViewReads(local, applicationServer, tokens, admin);
+        this.reads = new ViewReads(local, applicationServer, tokens, admin, store::job);
         this.newTopics = new NewTopics(admin, replicationFactor);
         this.viewPartitions = viewPartitions;
         this.offsets = new KafkaJobOffsets(admin, clientProperties);
@@ -141,7 +143,7 @@ public final class JobRunner implements AutoCloseable {
      * object trails its sources.
      */
     public long lag(Job job) throws InterruptedException, ExecutionException, TimeoutException {
-        return offsets.lag(job.id(), PlanJson.fromTree(job.plan()).sourceTopics());
+        return offsets.lag(job, PlanJson.fromTree(job.plan()).sourceTopics());
     }
 
     /** The share of every object whose job runs on this instance. */
@@ -181,8 +183,11 @@ public final class JobRunner implements AutoCloseable {
         for (Job job : jobs.values()) {
             if (job.status() == JobStatus.CREATING && local.runs(job.id())) {
                 trackBackfill(job);
+            } else if (job.status() == JobStatus.CREATED && job.rebuilding() && local.runs(job.id())) {
+                trackRebuild(job);
             }
         }
+        rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         visibility.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         problems.retainOnly(jobs.keySet());
@@ -197,6 +202,12 @@ public final class JobRunner implements AutoCloseable {
     private void ensureRunning(Job job) {
         long now = System.nanoTime();
         Optional<ViewRuntime> running = local.get(job.id());
+        if (running.isPresent() && running.get().generation() != job.generation()) {
+            LOG.info("Job {} ({}) starts over as generation {}: stopping its generation {} here", job.id(),
+                job.objectName(), job.generation(), running.get().generation());
+            stop(job.id(), true);
+            running = Optional.empty();
+        }
         if (running.isPresent()) {
             Optional<Throwable> failure = running.get().failure();
             if (failure.isPresent()) {
@@ -230,6 +241,16 @@ public final class JobRunner implements AutoCloseable {
             if (plan.sink() == null && plan.index() == null) {
                 newTopics.ensure(plan.outputTopic(), viewPartitions, true);
             }
+            if (lostItsOffsets(job)) {
+                Job next = job.withGeneration(job.generation() + 1, offsets.ends(plan.sourceTopics()));
+                LOG.warn("Job {} ({}): its consumer group has no committed offsets but its state has data (Kafka expires "
+                    + "an empty group's offsets after offsets.retention.minutes): reading its sources again on top of "
+                    + "that state would count them twice, so it starts over with empty state as generation {}{}",
+                    job.id(), job.objectName(), next.generation(), next.rebuilding()
+                        ? " and is not read until it has caught up with its sources" : "");
+                store.put(next);
+                return;
+            }
             seedStartOffsets(job, plan);
             local.add(job.id(), ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
                 instanceId));
@@ -250,6 +271,48 @@ public final class JobRunner implements AutoCloseable {
     }
 
     /**
+     * Whether the job's consumer group has no committed offsets while the job has committed before (its record
+     * says so) and its state (its changelogs) has committed data: the broker expired the offsets (review finding 9).
+     * A job whose state is empty loses nothing by reading its sources again. Throws when Kafka cannot tell now: the
+     * start is tried again later.
+     */
+    private boolean lostItsOffsets(Job job) {
+        boolean hasCommitted = job.status() == JobStatus.CREATED || job.progress() > 0 || !job.backfillOffsets().isEmpty();
+        try {
+            if (!hasCommitted || !offsets.committedOrThrow(job).isEmpty()) {
+                return false;
+            }
+            List<String> changelogs = offsets.internalTopics(job).stream()
+                .filter(topic -> topic.endsWith("-changelog")).toList();
+            // Committed data only: another instance that started the job may be writing its first transaction.
+            return !changelogs.isEmpty()
+                && Offsets.committedEnd(admin, changelogs).values().stream().anyMatch(end -> end > 0);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read its committed offsets: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * A created job that started over ({@link Job#withGeneration}) becomes readable again once it has caught up
+     * with the ends its sources had then; the state of its earlier generations goes then.
+     */
+    private void trackRebuild(Job job) {
+        ViewRuntime runtime = local.get(job.id()).orElseThrow();
+        CatchUpRule.CatchUp toTargets = rebuilds.compute(job.id(), (id, known) ->
+            known != null && known.job().generation() == job.generation() ? known
+                : catchUp.toward(job, job.rebuildTargets()));
+        if (runtime.isRunning() && toTargets.reached()) {
+            LOG.info("Job {} ({}) caught up as generation {}: readable again", job.id(), job.objectName(),
+                job.generation());
+            store.put(job.withRebuilt());
+            cleanup.removeEarlierGenerations(job);
+        }
+    }
+
+    /**
      * A job over a source that starts late (startup mode latest or timestamp) starts where its record
      * says, not at the beginning: its group's offsets are set before its first start. Once any
      * instance has started the job, its committed offsets rule and this does nothing. Other jobs are
@@ -257,15 +320,15 @@ public final class JobRunner implements AutoCloseable {
      * tasks (all on one of two instances in JobControlIT).
      */
     private void seedStartOffsets(Job job, PhysicalPlan plan) {
-        if (!Offsets.startsLate(plan) || !offsets.committed(job.id()).isEmpty()) {
+        if (!Offsets.startsLate(plan) || !offsets.committed(job).isEmpty()) {
             return;
         }
         try {
-            offsets.seed(job.id(), job.startOffsets());
+            offsets.seed(job, job.startOffsets());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            if (offsets.committed(job.id()).isEmpty()) {
+            if (offsets.committed(job).isEmpty()) {
                 // Starting without them would read the source from its beginning (review finding 17): try later.
                 throw new IllegalStateException("cannot set the start offsets of its late-starting source: "
                     + e.getMessage(), e);
@@ -277,7 +340,7 @@ public final class JobRunner implements AutoCloseable {
 
     private void trackBackfill(Job job) {
         BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(),
-            offsets.committed(job.id()));
+            offsets.committed(job));
         ViewRuntime runtime = local.get(job.id()).orElseThrow();
         CatchUpRule.CatchUp toTargets = visibility.compute(job.id(), (id, known) ->
             known != null && known.job().startOffsets().equals(job.startOffsets())
@@ -287,6 +350,9 @@ public final class JobRunner implements AutoCloseable {
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
             store.put(job.withProgress(progress.consumed(), 1.0).withStatus(JobStatus.CREATED, null));
+            if (job.generation() > 0) {
+                cleanup.removeEarlierGenerations(job);
+            }
         } else {
             if (progress.fraction() > job.progress() + 1e-4) {
                 store.put(job.withProgress(progress.consumed(), progress.fraction()));

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
+import io.kafkamv.jobstore.Job;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -33,16 +34,21 @@ final class KafkaJobOffsets implements JobOffsets {
     }
 
     @Override
-    public Map<String, Long> committed(long jobId) {
+    public Map<String, Long> committed(Job job) {
         try {
-            return keyed(groupOffsets(ViewRuntime.applicationId(jobId)));
+            return committedOrThrow(job);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Map.of();
         } catch (ExecutionException | TimeoutException e) {
-            LOG.debug("Cannot read committed offsets of job {}: {}", jobId, e.toString());
+            LOG.debug("Cannot read committed offsets of job {}: {}", job.id(), e.toString());
             return Map.of();
         }
+    }
+
+    /** The offsets the job's application has committed, or why they cannot be read: empty means there are none. */
+    Map<String, Long> committedOrThrow(Job job) throws ExecutionException, InterruptedException, TimeoutException {
+        return keyed(groupOffsets(ViewRuntime.applicationId(job)));
     }
 
     @Override
@@ -51,10 +57,9 @@ final class KafkaJobOffsets implements JobOffsets {
     }
 
     @Override
-    public Set<String> internalTopics(long jobId) throws ExecutionException, InterruptedException, TimeoutException {
-        String prefix = ViewRuntime.applicationId(jobId) + "-";
+    public Set<String> internalTopics(Job job) throws ExecutionException, InterruptedException, TimeoutException {
         return admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
-            .filter(topic -> topic.startsWith(prefix))
+            .filter(topic -> ViewRuntime.isInternalTopicOf(topic, job.id(), job.generation()))
             .collect(Collectors.toSet());
     }
 
@@ -80,8 +85,8 @@ final class KafkaJobOffsets implements JobOffsets {
      * Source records the job's consumer group has not committed yet, over every instance: how far the
      * object trails its sources.
      */
-    long lag(long jobId, List<String> sources) throws InterruptedException, ExecutionException, TimeoutException {
-        Map<String, Long> committed = keyed(groupOffsets(ViewRuntime.applicationId(jobId)));
+    long lag(Job job, List<String> sources) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<String, Long> committed = committedOrThrow(job);
         Map<String, Long> start = Offsets.start(admin, sources);
         long lag = 0;
         for (Map.Entry<String, Long> end : Offsets.end(admin, sources).entrySet()) {
@@ -92,10 +97,10 @@ final class KafkaJobOffsets implements JobOffsets {
     }
 
     /** Sets a new job's group offsets, before its first start, to where its record says it starts. */
-    void seed(long jobId, Map<String, Long> start) throws ExecutionException, InterruptedException, TimeoutException {
+    void seed(Job job, Map<String, Long> start) throws ExecutionException, InterruptedException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         start.forEach((partition, offset) -> offsets.put(BackfillProgress.parse(partition), new OffsetAndMetadata(offset)));
-        admin.alterConsumerGroupOffsets(ViewRuntime.applicationId(jobId), offsets).all().get(30, TimeUnit.SECONDS);
+        admin.alterConsumerGroupOffsets(ViewRuntime.applicationId(job), offsets).all().get(30, TimeUnit.SECONDS);
     }
 
     private Map<TopicPartition, OffsetAndMetadata> groupOffsets(String groupId)

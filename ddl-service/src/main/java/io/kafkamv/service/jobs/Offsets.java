@@ -17,9 +17,11 @@ import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -40,6 +42,16 @@ public final class Offsets {
 
     public static Map<String, Long> end(Admin admin, Collection<String> topics) {
         return keyed(list(admin, partitions(admin, topics), OffsetSpec.latest()), topics);
+    }
+
+    /**
+     * The end of committed data of every partition: before any open transaction's first record (the last stable
+     * offset), so a transaction a job has not committed yet is not counted as data.
+     */
+    static Map<String, Long> committedEnd(Admin admin, Collection<String> topics) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions(admin, topics).forEach(partition -> request.put(partition, OffsetSpec.latest()));
+        return keyed(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), topics);
     }
 
     public static Map<String, Long> start(Admin admin, Collection<String> topics) {

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
+import io.kafkamv.jobstore.Job;
 import io.kafkamv.service.auth.BearerTokens;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.BytesSerializer;
@@ -32,9 +33,12 @@ public final class ViewReads {
     private final String applicationServer;
     private final RemoteViewRows remoteRows;
     private final Admin admin;
+    private final java.util.function.LongFunction<Optional<Job>> jobs;
 
-    ViewReads(LocalJobs local, String applicationServer, BearerTokens tokens, Admin admin) {
+    ViewReads(LocalJobs local, String applicationServer, BearerTokens tokens, Admin admin,
+              java.util.function.LongFunction<Optional<Job>> jobs) {
         this.local = local;
+        this.jobs = jobs;
         this.admin = admin;
         this.applicationServer = applicationServer;
         this.remoteRows = new RemoteViewRows(tokens);
@@ -42,7 +46,17 @@ public final class ViewReads {
 
     /** The rows of a job's view on this instance, if it runs here and its store is ready. */
     public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> viewStore(long jobId) {
+        refuseWhileRebuilding(jobId);
         return local.get(jobId).flatMap(ViewRuntime::store);
+    }
+
+    /** A job that started over with empty state ({@link Job#withGeneration}) holds part of its rows until it caught up. */
+    private void refuseWhileRebuilding(long jobId) {
+        Optional<Job> job = jobs.apply(jobId);
+        if (job.isPresent() && job.get().rebuilding()) {
+            throw new IncompleteReadException(job.get().objectName() + " is being built again (its consumer group's "
+                + "offsets expired while no instance ran it) and is readable once it has read its sources again", null);
+        }
     }
 
     /** Like {@link #viewStore}, waiting up to {@code timeout} for a store that is restoring after a restart. */
@@ -64,6 +78,7 @@ public final class ViewReads {
      * Empty when the job does not run on this instance.
      */
     public Optional<List<Object[]>> viewRows(long jobId, Duration timeout) throws InterruptedException {
+        refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Optional<ViewRuntime> runtime = local.get(jobId);
@@ -121,6 +136,7 @@ public final class ViewReads {
      * only a read of every partition can tell that the key is absent.
      */
     public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
+        refuseWhileRebuilding(jobId);
         Optional<ViewRuntime> runtime = local.get(jobId);
         if (runtime.isEmpty() || !runtime.get().isRunning()) {
             return Optional.empty();
@@ -141,6 +157,7 @@ public final class ViewReads {
      * index does not run here or its local store is not ready within {@code timeout}.
      */
     public Optional<List<Object[]>> indexRows(long jobId, Object[] values, Duration timeout) {
+        refuseWhileRebuilding(jobId);
         Optional<ViewRuntime> indexed = local.get(jobId);
         if (indexed.isEmpty()) {
             return Optional.empty();

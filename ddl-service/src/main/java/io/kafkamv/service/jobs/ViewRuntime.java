@@ -67,20 +67,36 @@ final class ViewRuntime implements AutoCloseable {
         this.partitions = new ViewPartitions(streams, plan.store(), storeTopics);
     }
 
-    static String applicationId(long jobId) {
-        return "kmv-job-" + jobId;
+    /** The Kafka Streams application that runs the job in its generation: its consumer group and its topics' prefix. */
+    static String applicationId(Job job) {
+        return applicationId(job.id(), job.generation());
     }
 
-    /** The consumer group that writes a JDBC sink's changes into its table. */
+    static String applicationId(long jobId, int generation) {
+        return "kmv-job-" + jobId + (generation == 0 ? "" : "-g" + generation);
+    }
+
+    /** Whether Kafka Streams made this topic for the job's application of that generation (not of a later one). */
+    static boolean isInternalTopicOf(String topic, long jobId, int generation) {
+        String prefix = applicationId(jobId, generation) + "-";
+        return topic.startsWith(prefix) && (generation != 0 || !topic.substring(prefix.length()).matches("g[0-9]+-.*"));
+    }
+
+    /** The consumer group that writes a JDBC sink's changes into its table: the same in every generation. */
     static String jdbcGroupId(long jobId) {
-        return applicationId(jobId) + "-jdbc";
+        return "kmv-job-" + jobId + "-jdbc";
+    }
+
+    /** The generation of the job this runtime runs. */
+    int generation() {
+        return job.generation();
     }
 
     static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
                              String applicationServer, String instanceId) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
-        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job.id()));
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job));
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         // Other instances find the partitions of a view that live here by this address.
         properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
@@ -116,7 +132,7 @@ final class ViewRuntime implements AutoCloseable {
             throw new InvalidPlanException(e);
         }
         java.util.Set<String> storeTopics = plan.store() == null ? java.util.Set.of()
-            : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job.id()));
+            : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job));
         KafkaStreams streams = new KafkaStreams(topology, properties);
         try {
             return start(job, plan, streams, evaluationErrors, storeTopics, registry, clientProperties, instanceId);

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class CatchUpRuleTest {
 
     private static final long JOB = 1002;
-    private static final String INTERNAL = ViewRuntime.applicationId(JOB) + "-";
+    private static final String INTERNAL = ViewRuntime.applicationId(JOB, 0) + "-";
     private static final String EXCHANGE = INTERNAL + "aggregate-exchange-repartition";
     private static final String CHANGELOG = INTERNAL + "partials" + HeldBackOffsets.CHANGELOG_SUFFIX;
     private static final Map<String, Long> TARGETS = Map.of("t:0", 100L, "t:1", 50L);
@@ -213,7 +213,7 @@ class CatchUpRuleTest {
         final List<String> calls = new ArrayList<>();
 
         @Override
-        public Map<String, Long> committed(long jobId) {
+        public Map<String, Long> committed(Job job) {
             calls.add("committed");
             return Map.copyOf(committed);
         }
@@ -225,7 +225,7 @@ class CatchUpRuleTest {
         }
 
         @Override
-        public Set<String> internalTopics(long jobId) {
+        public Set<String> internalTopics(Job job) {
             calls.add("internalTopics");
             return Set.copyOf(internalTopics);
         }
