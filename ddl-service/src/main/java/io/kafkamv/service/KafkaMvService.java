@@ -156,8 +156,7 @@ public final class KafkaMvService implements AutoCloseable {
                     "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
             } catch (IncompleteReadException e) {
                 throw SqlError.at(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + entry.name()
-                    + "\": " + e.getMessage(), 0, "its partitions are moving between instances or restoring "
-                    + "(a restart or a scale-out); try again shortly");
+                    + "\": " + e.getMessage(), 0, e.hint());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");

@@ -61,6 +61,9 @@ public final class JobRunner implements AutoCloseable {
     /** The way of each created job that started over to the ends its sources had then. */
     private final Map<Long, CatchUpRule.CatchUp> rebuilds = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
+    private final LocalStateSweeper sweeper;
+    private static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
+    private long lastSweep = System.nanoTime();
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
     private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
@@ -87,6 +90,7 @@ public final class JobRunner implements AutoCloseable {
         this.offsets = new KafkaJobOffsets(admin, clientProperties);
         this.catchUp = new CatchUpRule(offsets);
         this.cleanup = new JobCleanup(store, admin);
+        this.sweeper = new LocalStateSweeper(stateDir);
     }
 
     public void start() {
@@ -188,6 +192,7 @@ public final class JobRunner implements AutoCloseable {
             }
         }
         rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
+        sweepLocalState(jobs);
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         visibility.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         problems.retainOnly(jobs.keySet());
@@ -263,6 +268,20 @@ public final class JobRunner implements AutoCloseable {
             LOG.warn("Job {} ({}) cannot start on this instance yet; trying again in {} s", job.id(), job.objectName(),
                 delay.toSeconds(), e);
         }
+    }
+
+    /**
+     * Now and then, deletes the local state of jobs that will not run here again ({@link LocalStateSweeper}); the
+     * first time a while after start, when the job store has long been read whole.
+     */
+    private void sweepLocalState(Map<Long, Job> jobs) {
+        long now = System.nanoTime();
+        if (now - lastSweep < SWEEP_INTERVAL.toNanos()) {
+            return;
+        }
+        lastSweep = now;
+        sweeper.sweep(jobs, local.all().stream().map(runtime -> ViewRuntime.applicationId(runtime.job()))
+            .collect(Collectors.toSet()));
     }
 
     /** What keeps a job from running on this instance, if anything: SHOW JOBS says it beside the progress. */
@@ -343,8 +362,9 @@ public final class JobRunner implements AutoCloseable {
             offsets.committed(job));
         ViewRuntime runtime = local.get(job.id()).orElseThrow();
         CatchUpRule.CatchUp toTargets = visibility.compute(job.id(), (id, known) ->
-            known != null && known.job().startOffsets().equals(job.startOffsets())
-                && known.targets().equals(job.targetOffsets()) ? known : catchUp.toward(job, job.targetOffsets()));
+            known != null && known.job().generation() == job.generation()
+                && known.job().startOffsets().equals(job.startOffsets()) && known.targets().equals(job.targetOffsets())
+                ? known : catchUp.toward(job, job.targetOffsets()));
         if (progress.done() && runtime.isRunning() && toTargets.reached()) {
             store.object(job.objectName())
                 .filter(entry -> entry.jobId() == job.id())

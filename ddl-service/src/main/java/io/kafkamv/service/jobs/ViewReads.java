@@ -46,16 +46,18 @@ public final class ViewReads {
 
     /** The rows of a job's view on this instance, if it runs here and its store is ready. */
     public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> viewStore(long jobId) {
-        refuseWhileRebuilding(jobId);
         return local.get(jobId).flatMap(ViewRuntime::store);
     }
 
-    /** A job that started over with empty state ({@link Job#withGeneration}) holds part of its rows until it caught up. */
+    /** Whether the job started over with empty state ({@link Job#withGeneration}) and holds part of its rows. */
+    private boolean rebuilding(long jobId) {
+        return jobs.apply(jobId).map(Job::rebuilding).orElse(false);
+    }
+
     private void refuseWhileRebuilding(long jobId) {
-        Optional<Job> job = jobs.apply(jobId);
-        if (job.isPresent() && job.get().rebuilding()) {
-            throw new IncompleteReadException(job.get().objectName() + " is being built again (its consumer group's "
-                + "offsets expired while no instance ran it) and is readable once it has read its sources again", null);
+        if (rebuilding(jobId)) {
+            throw new IncompleteReadException("it is being built again: its consumer group's offsets expired while no "
+                + "instance ran it", "it is readable again once it has read its sources again; the log says when", null);
         }
     }
 
@@ -90,7 +92,8 @@ public final class ViewReads {
             } catch (InvalidStateStoreException | IllegalStateException moving) {
                 if (System.nanoTime() > deadline) {
                     throw new IncompleteReadException("could not read every partition of the view within "
-                        + timeout.toSeconds() + " s: " + moving.getMessage(), moving);
+                        + timeout.toSeconds() + " s: " + moving.getMessage(), "its partitions are moving between "
+                        + "instances or restoring (a restart or a scale-out); try again shortly", moving);
                 }
                 LOG.debug("Rows of job {} moved while read; reading again: {}", jobId, moving.toString());
                 Thread.sleep(100);
@@ -131,14 +134,13 @@ public final class ViewReads {
 
     /**
      * One row of a job's view by key, when this instance finds it in the key's partition, held here and ready:
-     * empty otherwise, so the caller takes the general way. A row not found there is not taken as "no row": a
+     * empty otherwise (also while the view is being built again), so the caller takes the general way. A row not found there is not taken as "no row": a
      * view's input may be partitioned by other bytes than its key's (a source written by another producer), so
      * only a read of every partition can tell that the key is absent.
      */
     public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
-        refuseWhileRebuilding(jobId);
         Optional<ViewRuntime> runtime = local.get(jobId);
-        if (runtime.isEmpty() || !runtime.get().isRunning()) {
+        if (runtime.isEmpty() || !runtime.get().isRunning() || rebuilding(jobId)) {
             return Optional.empty();
         }
         try {
@@ -153,13 +155,13 @@ public final class ViewReads {
     }
 
     /**
-     * The rows an index keeps for these values of its columns, across the cluster. Empty when the
+     * The rows an index keeps for these values of its columns, across the cluster. Empty (take the general way) while
+     * it is being built again, or when the
      * index does not run here or its local store is not ready within {@code timeout}.
      */
     public Optional<List<Object[]>> indexRows(long jobId, Object[] values, Duration timeout) {
-        refuseWhileRebuilding(jobId);
         Optional<ViewRuntime> indexed = local.get(jobId);
-        if (indexed.isEmpty()) {
+        if (indexed.isEmpty() || rebuilding(jobId)) {
             return Optional.empty();
         }
         byte[] prefix = new IndexKeys(indexed.get().plan()).prefix(values);

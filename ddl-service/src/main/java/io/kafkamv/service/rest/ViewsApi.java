@@ -95,7 +95,7 @@ final class ViewsApi {
             try {
                 all = reads.viewRows(jobId, Duration.ofSeconds(30));
             } catch (IncompleteReadException e) {
-                Problem.respond(ctx, Problem.of(503, "Service unavailable", e.getMessage()));
+                Problem.respond(ctx, Problem.of(503, "Service unavailable", e.getMessage() + "; " + e.hint()));
                 return;
             }
             if (all.isEmpty()) {
