@@ -49,9 +49,8 @@ public final class Offsets {
      * offset), so a transaction a job has not committed yet is not counted as data.
      */
     static Map<String, Long> committedEnd(Admin admin, Collection<String> topics) {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions(admin, topics).forEach(partition -> request.put(partition, OffsetSpec.latest()));
-        return keyed(admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), topics);
+        return keyed(list(admin, partitions(admin, topics), OffsetSpec.latest(),
+            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)), topics);
     }
 
     public static Map<String, Long> start(Admin admin, Collection<String> topics) {
@@ -142,9 +141,14 @@ public final class Offsets {
 
     private static KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> list(Admin admin, Set<TopicPartition> partitions,
                                                                                 OffsetSpec spec) {
+        return list(admin, partitions, spec, new ListOffsetsOptions());
+    }
+
+    private static KafkaFuture<Map<TopicPartition, ListOffsetsResultInfo>> list(Admin admin, Set<TopicPartition> partitions,
+                                                                                OffsetSpec spec, ListOffsetsOptions options) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions.forEach(partition -> request.put(partition, spec));
-        return admin.listOffsets(request).all();
+        return admin.listOffsets(request, options).all();
     }
 
     /** The offsets, once listed, keyed as jobs store them. */
