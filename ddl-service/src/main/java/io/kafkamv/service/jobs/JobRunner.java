@@ -126,19 +126,36 @@ public final class JobRunner implements AutoCloseable {
 
     /**
      * Waits until every given job has processed its sources up to their current end, so that
-     * writes acknowledged before the call are visible in the views.
+     * writes acknowledged before the call are visible in the views. {@code checkpoint} runs between
+     * polls, with the job waited for, and may throw to stop the wait.
      */
-    public void awaitCaughtUp(Collection<Job> jobs, Duration timeout) throws InterruptedException, TimeoutException {
+    public void awaitCaughtUp(Collection<Job> jobs, Duration timeout, java.util.function.Consumer<Job> checkpoint) throws InterruptedException, NotCaughtUp {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Job job : jobs) {
             Map<String, Long> end = offsets.ends(Offsets.topicsOf(job.targetOffsets()));
             CatchUpRule.CatchUp toEnd = catchUp.toward(job, end);
             while (!toEnd.reached()) {
                 if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("view of job " + job.id() + " did not catch up within " + timeout);
+                    throw new NotCaughtUp(job, timeout);
                 }
+                checkpoint.accept(job);
                 Thread.sleep(50);
             }
+        }
+    }
+
+    /** A job that had not processed its sources up to the ends they had when a wait began. */
+    public static final class NotCaughtUp extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient Job job;
+
+        NotCaughtUp(Job job, Duration waited) {
+            super("view of job " + job.id() + " did not catch up within " + waited);
+            this.job = job;
+        }
+
+        public Job job() {
+            return job;
         }
     }
 

@@ -171,7 +171,8 @@ public final class Offsets {
         }
     }
 
-    static List<String> topicsOf(Map<String, Long> offsets) {
+    /** The topics of offsets kept by partition, as a job keeps its targets. */
+    public static List<String> topicsOf(Map<String, Long> offsets) {
         return offsets.keySet().stream().map(key -> BackfillProgress.parse(key).topic()).distinct().toList();
     }
 }

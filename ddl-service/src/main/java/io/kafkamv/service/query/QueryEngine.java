@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -86,6 +87,9 @@ public final class QueryEngine {
         Optional<String> variable(String name);
 
         void running(Cancellable statement);
+
+        /** The error of a statement the caller stopped through its {@link Cancellable}. */
+        RuntimeException cancellation();
     }
 
     /** Runs the query {@code sql}, which the caller has parsed into {@code parsed}. */
@@ -118,8 +122,10 @@ public final class QueryEngine {
 
     private List<ResultColumn> forEachRow(String sql, List<String> names, Caller caller, Consumer<Object[]> action) {
         Hook.Closeable division = PostgresQueryRules.inThisThread(caller);
+        AtomicBoolean cancelled = new AtomicBoolean();
         try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
             caller.running(() -> {
+                cancelled.set(true);
                 try {
                     statement.cancel();
                 } catch (SQLException ignored) {
@@ -143,7 +149,7 @@ public final class QueryEngine {
                 return columns;
             }
         } catch (SQLException e) {
-            throw translate(sql, e);
+            throw cancelled.get() ? caller.cancellation() : translate(sql, e);
         } finally {
             try {
                 caller.running(null);

@@ -19,7 +19,10 @@ import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.Notices;
 import io.kafkamv.service.result.ResultColumn;
+import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.result.StatementResult;
+import io.kafkamv.service.tables.OpenTransactions;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
 final class JobCommands {
@@ -178,15 +181,49 @@ final class JobCommands {
             .sorted(Comparator.comparingLong(Job::id))
             .toList();
         try {
-            context.runner().awaitCaughtUp(created, FLUSH_TIMEOUT);
+            context.runner().awaitCaughtUp(created, FLUSH_TIMEOUT, behind -> {
+                try {
+                    session.checkCancelled();
+                } catch (SqlError stopped) {
+                    throw stopped.withDetail(behind(behind));
+                }
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw SqlError.of(SqlState.QUERY_CANCELED, "FLUSH interrupted");
-        } catch (TimeoutException e) {
-            throw SqlError.of(SqlState.INTERNAL_ERROR, "FLUSH timed out: " + e.getMessage());
+        } catch (JobRunner.NotCaughtUp e) {
+            throw SqlError.at(SqlState.QUERY_CANCELED, "FLUSH gave up after " + FLUSH_TIMEOUT.toMinutes() + " minutes", 0,
+                "SET statement_timeout bounds how long FLUSH waits; SHOW JOBS lists background statements").withDetail(behind(e.job()));
         }
         session.checkCancelled();
         return new StatementResult.Command("FLUSH");
+    }
+
+    /**
+     * Why FLUSH is still waiting for {@code job}: its object has not read its sources up to their ends, and, when one
+     * of them is a table a transaction is writing, that a view reads a transaction's rows only once it ends.
+     */
+    private String behind(Job job) {
+        String object = context.catalog().entry(job.objectName())
+            .map(entry -> entry.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " \"" + entry.name() + "\"")
+            .orElse("\"" + job.objectName() + "\"");
+        List<String> written = new ArrayList<>();
+        for (String topic : Offsets.topicsOf(job.targetOffsets())) {
+            try {
+                if (OpenTransactions.on(context.admin(), topic)) {
+                    written.add(context.catalog().relations().stream().filter(relation -> relation.topic().equals(topic))
+                        .map(relation -> "\"" + relation.name() + "\"").findFirst().orElse("topic " + topic));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+                // Then the detail names the view only.
+            }
+        }
+        String detail = object + " has not yet processed its sources up to where they ended when FLUSH began.";
+        return written.isEmpty() ? detail : detail + " A background statement's transaction is open on "
+            + String.join(", ", written) + ": its rows, and those written there after it began, reach views only once it ends.";
     }
 
     /** The job's progress, and what keeps it from running on this instance if anything does. */

@@ -4,6 +4,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.functions.SystemFunctions;
@@ -28,7 +32,15 @@ public final class Session implements QueryEngine.Caller {
         Map.entry("standard_conforming_strings", "on"),
         Map.entry("integer_datetimes", "on"),
         Map.entry("transaction_isolation", "read committed"),
-        Map.entry("application_name", ""));
+        Map.entry("application_name", ""),
+        Map.entry("statement_timeout", "0"));
+
+    /** One thread for every session's statement_timeout: a timer only asks the statement to stop. */
+    private static final ScheduledExecutorService TIMEOUTS = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "kmv-statement-timeouts");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final String user;
     private final String database;
@@ -39,6 +51,10 @@ public final class Session implements QueryEngine.Caller {
     private volatile PreparedStatements preparedStatements = PreparedStatements.NONE;
     private volatile boolean streamsCopyData;
     private volatile boolean cancelRequested;
+    private volatile boolean timedOut;
+    /** Statements in progress: a cursor's FETCH runs its query as a statement inside the client's. */
+    private int depth;
+    private ScheduledFuture<?> timeout;
 
     Session(String user, String database, TableWriter writer) {
         this.user = user;
@@ -124,15 +140,55 @@ public final class Session implements QueryEngine.Caller {
         running.set(statement);
     }
 
-    /** Throws when the client cancelled; long statements call this between steps. */
+    /** Throws when the client cancelled or the statement_timeout passed; long statements call this between steps. */
     void checkCancelled() {
         if (cancelRequested) {
             cancelRequested = false;
-            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+            throw cancellation();
         }
     }
 
-    void beginStatement() {
+    /** The error of a statement that was stopped: by the client, or by its statement_timeout. */
+    @Override
+    public SqlError cancellation() {
+        return SqlError.of(SqlState.QUERY_CANCELED, timedOut ? "canceling statement due to statement timeout"
+            : "canceling statement due to user request");
+    }
+
+    /** Whether the statement running now was stopped by its statement_timeout. */
+    boolean timedOut() {
+        return timedOut;
+    }
+
+    /** A statement begins; the client's own (not one inside it) starts its statement_timeout. */
+    synchronized void beginStatement() {
+        if (depth++ > 0) {
+            return;
+        }
         cancelRequested = false;
+        timedOut = false;
+        long millis = variable("statement_timeout").map(Session::millisOrZero).orElse(0L);
+        if (millis > 0) {
+            timeout = TIMEOUTS.schedule(() -> {
+                timedOut = true;
+                cancelRunningStatement();
+            }, millis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    synchronized void endStatement() {
+        if (--depth == 0 && timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+    }
+
+    /** A value a client gave at startup is not checked as SET checks it: one that does not read means none. */
+    private static long millisOrZero(String value) {
+        try {
+            return TimeSetting.millis("statement_timeout", value);
+        } catch (SqlError e) {
+            return 0;
+        }
     }
 }

@@ -60,8 +60,7 @@ final class SessionCommands {
             }
         }
         String setting = String.join(", ", values.stream().map(SessionCommands::text).toList());
-        validate(name, setting);
-        session.set(name, setting);
+        session.set(name, checked(name, setting));
         return new StatementResult.Command("SET");
     }
 
@@ -77,7 +76,8 @@ final class SessionCommands {
             : value.toString();
     }
 
-    private static void validate(String name, String value) {
+    /** The value to keep, as SHOW shows it, once it is one the setting can take. */
+    private static String checked(String name, String value) {
         switch (name.toLowerCase(java.util.Locale.ROOT)) {
             case "background_ddl" -> {
                 if (!List.of("true", "false", "on", "off", "1", "0").contains(value.toLowerCase(java.util.Locale.ROOT))) {
@@ -94,9 +94,13 @@ final class SessionCommands {
                 }
             }
             case "timezone" -> validateTimeZone(value);
+            case "statement_timeout" -> {
+                return TimeSetting.normalized(name, value);
+            }
             default -> {
             }
         }
+        return value;
     }
 
     /**

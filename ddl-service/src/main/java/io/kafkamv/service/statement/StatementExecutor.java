@@ -89,6 +89,14 @@ public final class StatementExecutor {
 
     public StatementResult execute(Session session, String sql, Notices notices) {
         session.beginStatement();
+        try {
+            return run(session, sql, notices);
+        } finally {
+            session.endStatement();
+        }
+    }
+
+    private StatementResult run(Session session, String sql, Notices notices) {
         String text = SHOW_ISOLATION.matcher(sql).matches() ? "SHOW transaction_isolation" : sql;
         String transactionTag = transactionTag(text);
         if (transactionTag != null) {

@@ -42,8 +42,8 @@ class BackgroundStatementsIT {
         long id;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            assertThat(psql.session(List.of("CREATE TABLE log (v BIGINT)", "CREATE TABLE keyed (id BIGINT PRIMARY KEY, v INT)"))
-                .exitCode()).isZero();
+            assertThat(psql.session(List.of("CREATE TABLE log (v BIGINT)", "CREATE TABLE keyed (id BIGINT PRIMARY KEY, v INT)",
+                "CREATE MATERIALIZED VIEW log_totals AS SELECT count(*) AS n, sum(v) AS s FROM log")).exitCode()).isZero();
             Response accepted = post(service, "/v1/statements?async=true", "INSERT INTO log SELECT x FROM generate_series(1, "
                 + ROWS + ") AS s(x); INSERT INTO keyed SELECT x, x % 7 FROM generate_series(1, " + ROWS + ") AS s(x)");
             assertThat(accepted.status()).as(accepted.body().toString()).isEqualTo(202);
@@ -55,6 +55,11 @@ class BackgroundStatementsIT {
             assertThat(shown).contains(String.valueOf(id)).contains("INSERT INTO log").contains("rows written");
             assertThat(get(service, "/v1/statements/" + id).body().get("status").asText()).isEqualTo("RUNNING");
             assertThat(psql.value("SELECT count(*) FROM log")).as("nothing is visible before the commit").isEqualTo("0");
+            // A view reads a table only up to its first open transaction's start, so FLUSH waits for the statement.
+            Psql.Result flush = psql.session(List.of("SET statement_timeout = '2s'", "FLUSH"));
+            assertThat(flush.stderr()).contains("ERROR:  canceling statement due to statement timeout")
+                .contains("materialized view \"log_totals\" has not yet processed its sources")
+                .contains("A background statement's transaction is open on \"log\"");
 
             service.kill();
         }
@@ -71,6 +76,9 @@ class BackgroundStatementsIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT count(*) FROM keyed").equals(String.valueOf(ROWS)));
             assertThat(psql.value("SELECT count(*) || ',' || count(DISTINCT v) FROM log"))
                 .as("the killed run's rows were aborted; the table has each row once").isEqualTo(ROWS + "," + ROWS);
+            assertThat(psql.run("FLUSH").exitCode()).isZero();
+            assertThat(psql.value("SELECT n || ',' || s FROM log_totals"))
+                .as("a view over a table a transaction wrote reaches the commit").isEqualTo(ROWS + "," + ROWS * (ROWS + 1) / 2);
         }
     }
 
