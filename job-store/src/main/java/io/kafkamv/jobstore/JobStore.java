@@ -42,6 +42,7 @@ public final class JobStore implements AutoCloseable {
     private final Map<Long, String> cancels = mirror.cancels;
     private final Map<Long, Long> rates = mirror.rates;
     private final Map<Long, StatementJob> statements = mirror.statements;
+    private final Map<Long, StatementJob> ends = mirror.ends;
     private final Map<Long, StatementProgress> progress = mirror.progress;
     private final Map<String, JsonNode> resultPages = mirror.resultPages;
 
@@ -99,12 +100,22 @@ public final class JobStore implements AutoCloseable {
         write(JobStoreKeys.rate(id), Long.toString(recordsPerSecond).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Every background statement accepted and not forgotten, ended if its end is committed. */
     public Collection<StatementJob> statements() {
-        return List.copyOf(statements.values());
+        return statements.values().stream().map(this::withEnd).toList();
     }
 
     public Optional<StatementJob> statement(long id) {
-        return Optional.ofNullable(statements.get(id));
+        return Optional.ofNullable(statements.get(id)).map(this::withEnd);
+    }
+
+    /**
+     * The statement as its end says, once there is one. The record of a statement accepted is written once and its
+     * end in another record, so that the end can be written in the statement's transaction, apart from other writes.
+     */
+    private StatementJob withEnd(StatementJob accepted) {
+        StatementJob end = ends.get(accepted.id());
+        return end != null ? end : accepted;
     }
 
     public Optional<StatementProgress> progress(long id) {
@@ -133,7 +144,7 @@ public final class JobStore implements AutoCloseable {
 
     /** The record that finishes a statement, for its runner to write in the transaction of its writes. */
     public ProducerRecord<byte[], byte[]> finishRecord(StatementJob finished) {
-        return log.recordOf(new JobStoreLog.Entry(JobStoreKeys.statement(finished.id()), serialize(finished)));
+        return log.recordOf(new JobStoreLog.Entry(JobStoreKeys.end(finished.id()), serialize(finished)));
     }
 
     /** A page of result rows, for the runner to write in the same transaction as {@link #finishRecord}. */
@@ -144,10 +155,10 @@ public final class JobStore implements AutoCloseable {
     /** Forgets a finished statement: its record first (so it is never shown without its pages), then the rest. */
     public void removeStatement(long id) {
         write(JobStoreKeys.statement(id), null);
-        List<String> pages = resultPages.keySet().stream().filter(key -> key.startsWith(JobStoreKeys.rowsOf(id))).toList();
-        for (String page : pages) {
-            write(page, null);
-        }
+        List<String> ended = new java.util.ArrayList<>(
+            resultPages.keySet().stream().filter(key -> key.startsWith(JobStoreKeys.rowsOf(id))).toList());
+        ended.add(JobStoreKeys.end(id));
+        log.deleteTransactional(ended);
         write(JobStoreKeys.progress(id), null);
         write(JobStoreKeys.cancel(id), null);
     }
@@ -158,6 +169,7 @@ public final class JobStore implements AutoCloseable {
      */
     public void catchUp() {
         write(JobStoreKeys.JOB_ID_CLAIM, new byte[0]);
+        log.catchUpTransactions();
     }
 
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */

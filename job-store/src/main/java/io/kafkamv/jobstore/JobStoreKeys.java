@@ -18,6 +18,8 @@ final class JobStoreKeys {
     /** ALTER's backfill rate limit, apart from the job's record for the same reason as a cancel. */
     static final String RATE = "rate/";
     static final String STATEMENT = "statement/";
+    /** A background statement's end, written in its run's transaction (so on the log's transactional side). */
+    static final String END = "statement-end/";
     static final String PROGRESS = "statement-progress/";
     /** {@code statement-rows/<id>/<statement index>/<page>}: a page of a finished statement's result rows. */
     static final String ROWS = "statement-rows/";
@@ -45,6 +47,10 @@ final class JobStoreKeys {
 
     static String statement(long id) {
         return STATEMENT + id;
+    }
+
+    static String end(long id) {
+        return END + id;
     }
 
     static String progress(long id) {

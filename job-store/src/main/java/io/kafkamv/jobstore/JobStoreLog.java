@@ -49,8 +49,18 @@ public interface JobStoreLog extends AutoCloseable {
     /** Why this instance cannot read the log right now (it keeps trying), if it cannot. */
     Optional<String> readProblem();
 
-    /** A record of this log for another producer to write in its own transaction. */
+    /**
+     * A record of this log for another producer to write in its own transaction. It goes where no other write
+     * waits behind that transaction while it is open: a transaction of a long statement, or one its runner
+     * left open by dying, holds back only records of this kind.
+     */
     ProducerRecord<byte[], byte[]> recordOf(Entry entry);
+
+    /** Returns once every transaction committed before the call on records of {@link #recordOf} is applied. */
+    void catchUpTransactions();
+
+    /** Deletes keys written through {@link #recordOf}; returns once they are written, not once applied. */
+    void deleteTransactional(List<String> keys);
 
     @Override
     void close();

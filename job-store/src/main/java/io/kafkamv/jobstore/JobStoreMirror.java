@@ -34,6 +34,8 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     /** Objects dropped since this mirror started reading, by {@link #identity}: a late restatement must not revive one. */
     private final Set<String> droppedObjects = ConcurrentHashMap.newKeySet();
     final Map<Long, StatementJob> statements = new ConcurrentHashMap<>();
+    /** Statements' ends, by the statement's id: read from another partition than the statements, in any order with them. */
+    final Map<Long, StatementJob> ends = new ConcurrentHashMap<>();
     final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
     final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
 
@@ -99,6 +101,8 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                     value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));
             } else if (key.startsWith(JobStoreKeys.STATEMENT)) {
                 put(statements, JobStoreKeys.id(key, JobStoreKeys.STATEMENT), read(value, StatementJob.class));
+            } else if (key.startsWith(JobStoreKeys.END)) {
+                put(ends, JobStoreKeys.id(key, JobStoreKeys.END), read(value, StatementJob.class));
             } else if (key.startsWith(JobStoreKeys.PROGRESS)) {
                 put(progress, JobStoreKeys.id(key, JobStoreKeys.PROGRESS), read(value, StatementProgress.class));
             } else if (key.startsWith(JobStoreKeys.ROWS)) {
@@ -116,7 +120,8 @@ final class JobStoreMirror implements JobStoreLog.Reader {
 
     /** Raises {@link #highestJobId} to the id a job's record names in its key. */
     private void noteJobIdOf(String key) {
-        for (String prefix : List.of(JobStoreKeys.JOB, JobStoreKeys.CANCEL, JobStoreKeys.STATEMENT, JobStoreKeys.PROGRESS)) {
+        for (String prefix : List.of(JobStoreKeys.JOB, JobStoreKeys.CANCEL, JobStoreKeys.STATEMENT, JobStoreKeys.END,
+            JobStoreKeys.PROGRESS)) {
             if (key.startsWith(prefix)) {
                 highestJobId = Math.max(highestJobId, JobStoreKeys.id(key, prefix));
                 return;

@@ -3,7 +3,9 @@ package io.kafkamv.jobstore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -30,9 +32,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job store's log on the single partition of a compacted topic. A tailer thread reads it from the
- * beginning (committed transactions only) and hands each record to the reader; an append returns once
- * the tailer has applied it, so a writer reads its own writes.
+ * The job store's log on a compacted topic ({@link JobStoreTopic}): appends go to partition 0, records
+ * written in other producers' transactions to partition 1, so that an open transaction holds back no
+ * append. A tailer thread reads both from the beginning (committed transactions only) and hands each
+ * record to the reader; an append returns once the tailer has applied it, so a writer reads its own writes.
  */
 public final class KafkaJobStoreLog implements JobStoreLog {
 
@@ -40,20 +43,25 @@ public final class KafkaJobStoreLog implements JobStoreLog {
 
     private final JobStoreTopic topic;
     private final TopicPartition partition;
+    private final TopicPartition transactional;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
+    /** Reads the last stable offset of {@link #transactional}; the tailer's consumer is its thread's alone. */
+    private final KafkaConsumer<String, byte[]> stableOffsets;
     private final Object appliedLock = new Object();
     private final Thread tailer;
     private volatile Reader reader;
     private volatile long appliedOffset = -1;
+    private volatile long transactionalPosition;
     private volatile boolean closed;
     private volatile String readProblem;
-    /** The offset of the last record handed to the reader; read and written by the tailer only. */
-    private long readUpTo = -1;
+    /** The offset of the last record handed to the reader, by partition; read and written by the tailer only. */
+    private final Map<TopicPartition, Long> readUpTo = new HashMap<>();
 
     private KafkaJobStoreLog(Properties clientProperties, JobStoreTopic topic) {
         this.topic = topic;
         this.partition = new TopicPartition(topic.name(), 0);
+        this.transactional = new TopicPartition(topic.name(), 1);
         Properties producerProperties = new Properties();
         producerProperties.putAll(clientProperties);
         producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -65,6 +73,7 @@ public final class KafkaJobStoreLog implements JobStoreLog {
         consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer());
+        this.stableOffsets = new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer());
         this.tailer = new Thread(this::tail, "job-store-tailer");
         tailer.setDaemon(true);
     }
@@ -85,11 +94,14 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     @Override
     public void follow(Reader reader, Duration timeout) throws InterruptedException, TimeoutException {
         this.reader = reader;
-        consumer.assign(List.of(partition));
-        consumer.seekToBeginning(List.of(partition));
-        long end = consumer.endOffsets(List.of(partition)).get(partition);
+        List<TopicPartition> both = List.of(partition, transactional);
+        consumer.assign(both);
+        consumer.seekToBeginning(both);
+        Map<TopicPartition, Long> ends = consumer.endOffsets(both);
         tailer.start();
-        awaitApplied(end - 1, timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        awaitApplied(ends.get(partition) - 1, timeout);
+        awaitTransactional(ends.get(transactional), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
 
     @Override
@@ -116,7 +128,56 @@ public final class KafkaJobStoreLog implements JobStoreLog {
 
     @Override
     public ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
-        return new ProducerRecord<>(topic.name(), 0, entry.key().getBytes(StandardCharsets.UTF_8), entry.value());
+        return new ProducerRecord<>(topic.name(), transactional.partition(), entry.key().getBytes(StandardCharsets.UTF_8),
+            entry.value());
+    }
+
+    @Override
+    public void catchUpTransactions() {
+        try {
+            long stable;
+            synchronized (stableOffsets) {
+                stable = stableOffsets.endOffsets(List.of(transactional), Duration.ofSeconds(30)).get(transactional);
+            }
+            awaitTransactional(stable, Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobStoreException("Interrupted while reading the transactions of the job store", e);
+        } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException e) {
+            throw new JobStoreException("Cannot read the transactions of the job store " + topic.name(), e);
+        }
+    }
+
+    @Override
+    public void deleteTransactional(List<String> keys) {
+        try {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (String key : keys) {
+                sent.add(producer.send(new ProducerRecord<>(topic.name(), transactional.partition(), key, null)));
+            }
+            for (var metadata : sent) {
+                metadata.get(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobStoreException("Interrupted while deleting " + keys + " from the job store", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new JobStoreException("Cannot delete " + keys + " from the job store " + topic.name(), e);
+        }
+    }
+
+    private void awaitTransactional(long position, Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (appliedLock) {
+            while (transactionalPosition < position) {
+                long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (remaining <= 0 || closed) {
+                    throw new TimeoutException("Job store transactions up to " + position + " not applied; at "
+                        + transactionalPosition);
+                }
+                appliedLock.wait(remaining);
+            }
+        }
     }
 
     private void awaitApplied(long offset, Duration timeout) throws InterruptedException, TimeoutException {
@@ -149,11 +210,13 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                     if (record.key() != null) {
                         reader.apply(record.key(), record.value(), record.offset());
                     }
-                    readUpTo = record.offset();
+                    readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset());
                 }
                 long position = consumer.position(partition);
+                long positionOfTransactions = consumer.position(transactional);
                 synchronized (appliedLock) {
                     appliedOffset = position - 1;
+                    transactionalPosition = positionOfTransactions;
                     appliedLock.notifyAll();
                 }
                 if (!records.isEmpty()) {
@@ -173,7 +236,8 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                 return;
             } catch (RuntimeException e) {
                 // The records after the last one applied are read again, none skipped.
-                seekAfter(readUpTo);
+                seekAfter(partition);
+                seekAfter(transactional);
                 pause = Math.min(Math.max(pause * 2, 1000), 30_000);
                 if (readProblem == null) {
                     LOG.error("The job store reader cannot read {}; this instance sees no catalog changes and is not ready "
@@ -184,11 +248,12 @@ public final class KafkaJobStoreLog implements JobStoreLog {
         }
     }
 
-    private void seekAfter(long offset) {
+    private void seekAfter(TopicPartition read) {
+        long offset = readUpTo.getOrDefault(read, -1L);
         try {
-            consumer.seek(partition, offset + 1);
+            consumer.seek(read, offset + 1);
         } catch (RuntimeException e) {
-            LOG.debug("Cannot seek the job store reader back to {}: {}", offset + 1, e.toString());
+            LOG.debug("Cannot seek the job store reader of {} back to {}: {}", read, offset + 1, e.toString());
         }
     }
 
@@ -209,6 +274,9 @@ public final class KafkaJobStoreLog implements JobStoreLog {
             Thread.currentThread().interrupt();
         }
         consumer.close();
+        synchronized (stableOffsets) {
+            stableOffsets.close();
+        }
         producer.close(Duration.ofSeconds(5));
         synchronized (appliedLock) {
             appliedLock.notifyAll();

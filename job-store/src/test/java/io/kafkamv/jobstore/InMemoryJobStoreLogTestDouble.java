@@ -55,7 +55,17 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
 
     @Override
     public ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
-        return new ProducerRecord<>(name(), 0, entry.key().getBytes(StandardCharsets.UTF_8), entry.value());
+        return new ProducerRecord<>(name(), 1, entry.key().getBytes(StandardCharsets.UTF_8), entry.value());
+    }
+
+    @Override
+    public void catchUpTransactions() {
+        // Committed records are appended by the test, at once.
+    }
+
+    @Override
+    public void deleteTransactional(List<String> keys) {
+        append(keys.stream().map(key -> new Entry(key, null)).toList());
     }
 
     /** Appends records another producer committed in its transaction, as the topic would show them. */

@@ -303,6 +303,39 @@ class JobStoreIT {
         }
     }
 
+    @Test
+    void aStatementsOpenTransactionHoldsBackNoOtherWrite(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore store = open(topic);
+             var producer = transactionalProducer("statement-open-" + test.getDisplayName().hashCode())) {
+            long id = store.allocateJobId();
+            StatementJob statement = StatementJob.accepted(id, "SELECT 1", Map.of(), "instance-a");
+            store.accept(statement);
+            producer.initTransactions();
+            producer.beginTransaction();
+            // What a run killed between sending its end and committing leaves open, until a later run fences it.
+            producer.send(store.resultPageRecord(id, 0, 0, JsonNodeFactory.instance.arrayNode()));
+            producer.send(store.finishRecord(statement.finished(StatementStatus.DONE, List.of(), null, 0)));
+            producer.flush();
+
+            long started = System.nanoTime();
+            long next = store.allocateJobId();
+            store.put(new StatementProgress(id, "instance-b", 7, Instant.now()));
+            store.cancel(next, "test");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("writes while the transaction is open")
+                .isLessThan(Duration.ofSeconds(10));
+            assertThat(store.statement(id)).map(StatementJob::status).contains(StatementStatus.RUNNING);
+
+            producer.commitTransaction();
+            // A commit returns before its markers reach every partition; a later run's fencing waits for them.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                store.catchUp();
+                assertThat(store.statement(id)).map(StatementJob::status).as("the end, once committed")
+                    .contains(StatementStatus.DONE);
+            });
+        }
+    }
+
     private static org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> transactionalProducer(String id) {
         Properties properties = KAFKA.cluster().clientProperties();
         properties.put(org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);

@@ -115,6 +115,16 @@ class JobStoreTest {
             }
 
             @Override
+            public void catchUpTransactions() {
+                log.catchUpTransactions();
+            }
+
+            @Override
+            public void deleteTransactional(List<String> keys) {
+                log.deleteTransactional(keys);
+            }
+
+            @Override
             public void close() {
                 // The log under it belongs to the test.
             }
