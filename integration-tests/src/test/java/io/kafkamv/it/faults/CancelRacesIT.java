@@ -3,11 +3,15 @@ package io.kafkamv.it.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
+import io.kafkamv.embedded.EmbeddedKafkaCluster;
 import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
@@ -94,6 +98,79 @@ class CancelRacesIT {
             Psql.Result created = psql.run("CREATE MATERIALIZED VIEW m" + VIEW);
             assertThat(created.exitCode()).as(created.stderr()).isZero();
             assertThat(psql.value("SELECT count(*) || ',' || sum(n) FROM m")).isEqualTo("10," + ROWS);
+        }
+    }
+
+    /**
+     * Three instances share a cluster; each round creates a view on one, cancels it through another at a different
+     * point of its start, and in one round the third instance is killed right after the cancel (and started again
+     * later). In the end no job's topics, consumer group or local state is left on any instance (review finding 13).
+     */
+    @Test
+    void cancelsAcrossThreeInstancesLeaveNoTopicGroupOrLocalStateAnywhere() throws Exception {
+        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().nodes(1).dataDir(workDir.resolve("kafka"))
+                .build().start()) {
+            String bootstrap = "--bootstrap-servers=" + kafka.bootstrapServers();
+            List<Path> dataDirs = List.of(workDir.resolve("a"), workDir.resolve("b"), workDir.resolve("c"));
+            try (ServiceProcess a = ServiceProcess.start(dataDirs.get(0), bootstrap);
+                 ServiceProcess b = ServiceProcess.start(dataDirs.get(1), bootstrap)) {
+                Psql onA = new Psql(a.pgPort());
+                Psql onB = new Psql(b.pgPort());
+                fill(onA);
+                ServiceProcess c = ServiceProcess.start(dataDirs.get(2), bootstrap);
+                try {
+                    Psql onC = new Psql(c.pgPort());
+                    for (int round = 0; round < 4; round++) {
+                        String view = "r" + round;
+                        create(onA, view, "SET BACKFILL_RATE_LIMIT = 50000");
+                        Optional<Long> id = jobOf(onA, view);
+                        if (id.isPresent() && round == 1) {
+                            // Once every instance knows the job: they may all be starting it.
+                            await().atMost(Duration.ofSeconds(30)).until(() -> jobOf(onC, view).isPresent());
+                        } else if (id.isPresent() && round >= 2) {
+                            // Once it has made progress: its topics, group and local state exist.
+                            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50)).until(() ->
+                                ShownJob.list(onB).stream().anyMatch(job -> job.id() == id.get() && job.percent() > 0)
+                                    || jobOf(onB, view).isEmpty());
+                        }
+                        boolean cancelled = id.isPresent() && onB.run("CANCEL JOBS " + id.get()).exitCode() == 0;
+                        if (round == 3) {
+                            c.kill();
+                        }
+                        if (!cancelled) {
+                            Psql.Result dropped = onB.run("DROP MATERIALIZED VIEW " + view);
+                            assertThat(dropped.exitCode()).as(dropped.stderr()).isZero();
+                        }
+                    }
+                } finally {
+                    c.close();
+                }
+                try (ServiceProcess again = ServiceProcess.start(dataDirs.get(2), bootstrap)) {
+                    Psql onC = new Psql(again.pgPort());
+                    // The instance that was killed sweeps its local state a minute after it starts.
+                    await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+                        assertThat(KafkaAdmin.topics(kafka.bootstrapServers())).noneMatch(topic -> topic.startsWith("kmv-job-"));
+                        assertThat(KafkaAdmin.groups(kafka.bootstrapServers())).noneMatch(group -> group.startsWith("kmv-job-"));
+                        for (Path dataDir : dataDirs) {
+                            assertThat(jobStateDirectories(dataDir)).as("local state in %s", dataDir).isEmpty();
+                        }
+                    });
+                    for (Psql psql : List.of(onA, onB, onC)) {
+                        assertThat(ShownJob.list(psql)).isEmpty();
+                        assertThat(psql.run("SHOW MATERIALIZED VIEWS", "-A", "-t").stdout()).isEmpty();
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<String> jobStateDirectories(Path dataDir) throws IOException {
+        Path streams = dataDir.resolve("streams");
+        if (!Files.isDirectory(streams)) {
+            return List.of();
+        }
+        try (Stream<Path> directories = Files.list(streams)) {
+            return directories.map(path -> path.getFileName().toString()).filter(name -> name.startsWith("kmv-job-")).toList();
         }
     }
 
