@@ -68,7 +68,7 @@ public record Job(
         long done = 0;
         for (Map.Entry<String, Long> target : targetOffsets.entrySet()) {
             long from = startOffsets.getOrDefault(target.getKey(), 0L);
-            done += Math.min(target.getValue(), backfillOffsets.getOrDefault(target.getKey(), from)) - from;
+            done += Math.max(0, Math.min(target.getValue(), backfillOffsets.getOrDefault(target.getKey(), from)) - from);
         }
         return done;
     }

@@ -26,6 +26,15 @@ class JobRecordsTest {
     }
 
     @Test
+    void offsetsBelowThePartitionsStartCountAsNothingDone() {
+        // A source topic deleted and made again starts at lower offsets than the job recorded.
+        Job job = job(JobStatus.CREATING, Map.of("t:0", 0L, "t:1", 3L));
+
+        assertThat(job.recordsDone()).isZero();
+        assertThat(job.recordsRemaining()).isEqualTo(100 + 30);
+    }
+
+    @Test
     void aCreatedJobHasNothingLeft() {
         assertThat(job(JobStatus.CREATED, Map.of()).recordsRemaining()).isZero();
     }

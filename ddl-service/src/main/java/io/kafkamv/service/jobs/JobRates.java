@@ -17,9 +17,10 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 
 /**
- * How fast each backfill moves and when it should finish at that pace. Measured from the progress the
- * job store records, stamped by the instance that ran the backfill, so every instance reports the same
- * figures for a job wherever it runs.
+ * How fast each backfill moves and when it should finish at that pace. The rate is measured between the
+ * progress records of the job store, stamped by the instance that ran the backfill, so every instance
+ * reports the same figures for a job wherever it runs. How long no progress has come is measured on this
+ * instance's clock, from when each record arrived: another host's clock may be off by any amount.
  */
 public final class JobRates {
 
@@ -32,7 +33,8 @@ public final class JobRates {
     public record Rate(double recordsPerSecond, Optional<Duration> eta) {
     }
 
-    private record Sample(Instant at, long done) {
+    /** @param at the writer's stamp; @param arrived this instance's time when it was read */
+    private record Sample(Instant at, long done, Instant arrived) {
     }
 
     private final Clock clock;
@@ -60,7 +62,7 @@ public final class JobRates {
             Deque<Sample> history = samples.computeIfAbsent(job.id(), id -> new ArrayDeque<>());
             synchronized (history) {
                 if (history.isEmpty() || history.getLast().at().isBefore(job.updatedAt())) {
-                    history.addLast(new Sample(job.updatedAt(), job.recordsDone()));
+                    history.addLast(new Sample(job.updatedAt(), job.recordsDone(), clock.instant()));
                 }
                 while (history.size() > 2 && history.getFirst().at().isBefore(job.updatedAt().minus(WINDOW))) {
                     history.removeFirst();
@@ -84,12 +86,12 @@ public final class JobRates {
             first = history.getFirst();
             last = history.getLast();
         }
-        Instant now = clock.instant();
-        if (Duration.between(last.at(), now).compareTo(WINDOW) > 0) {
+        Duration silence = Duration.between(last.arrived(), clock.instant());
+        if (silence.compareTo(WINDOW) > 0) {
             return Optional.of(new Rate(0, Optional.empty()));
         }
-        // No progress recorded for a while: the window runs on to now, so a stalling backfill's rate falls.
-        Instant end = Duration.between(last.at(), now).compareTo(STALL) > 0 ? now : last.at();
+        // No progress recorded for a while: the window runs on for as long, so a stalling backfill's rate falls.
+        Instant end = silence.compareTo(STALL) > 0 ? last.at().plus(silence) : last.at();
         double seconds = Duration.between(first.at(), end).toMillis() / 1000.0;
         if (seconds <= 0) {
             return Optional.empty();

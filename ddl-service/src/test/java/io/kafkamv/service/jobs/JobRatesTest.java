@@ -58,16 +58,57 @@ class JobRatesTest {
         assertThat(rates.of(job(T0.plusSeconds(2), 2_000))).isEmpty();
     }
 
+    @Test
+    void aWritersClockAnHourOffChangesNothing() {
+        for (Duration skew : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
+            TestClock clock = new TestClock(T0);
+            JobRates rates = new JobRates(clock);
+            rates.observe(List.of(job(T0.plus(skew), 0)));
+            clock.now = T0.plusSeconds(2);
+            rates.observe(List.of(job(T0.plus(skew).plusSeconds(2), 2_000)));
+
+            assertThat(rates.of(job(T0.plus(skew).plusSeconds(2), 2_000)).orElseThrow().recordsPerSecond())
+                .as("skew %s", skew).isCloseTo(1_000, within(0.001));
+        }
+    }
+
     /** The rate {@code silence} after progress recorded at T0 and T0+2s; checks it equals {@code expected} unless negative. */
     private static double rateAfterSilence(Duration silence, double expected) {
-        JobRates rates = new JobRates(Clock.fixed(T0.plusSeconds(2).plus(silence), ZoneOffset.UTC));
+        TestClock clock = new TestClock(T0);
+        JobRates rates = new JobRates(clock);
         rates.observe(List.of(job(T0, 0)));
+        clock.now = T0.plusSeconds(2);
         rates.observe(List.of(job(T0.plusSeconds(2), 2_000)));
+        clock.now = T0.plusSeconds(2).plus(silence);
         double rate = rates.of(job(T0.plusSeconds(2), 2_000)).orElseThrow().recordsPerSecond();
         if (expected >= 0) {
             assertThat(rate).isCloseTo(expected, within(0.001));
         }
         return rate;
+    }
+
+    /** A clock the test moves. */
+    private static final class TestClock extends Clock {
+        Instant now;
+
+        TestClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     private static Job job(Instant updatedAt, long done) {
