@@ -6,6 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.javalin.http.Context;
 import io.kafkamv.jobstore.Job;
@@ -17,6 +21,14 @@ import io.kafkamv.service.statement.StatementExecutor;
 
 /** {@code /v1/jobs}: the same jobs SHOW JOBS lists, with their offsets and status. */
 final class JobsApi {
+
+    static final Duration MAX_WAIT = Duration.ofMinutes(10);
+    /** Polls every waiting request's job; one thread for all of them. */
+    private static final ScheduledExecutorService WAITS = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "rest-job-waits");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final JobStore store;
     private final StatementExecutor executor;
@@ -54,31 +66,44 @@ final class JobsApi {
         }
     }
 
-    /** Waits until the job has created its object, or {@code timeout} (e.g. {@code 30s}, default 60s) passes. */
-    void await(Context ctx) throws InterruptedException {
+    /**
+     * Waits until the job has created its object, or {@code timeout} (e.g. {@code 30s}, default 60s, at most
+     * {@link #MAX_WAIT}) passes. The request holds no server thread meanwhile: many clients waiting at once must not
+     * take every thread from the requests that would end their wait (a cross-instance read, a cancel).
+     */
+    void await(Context ctx) {
         Optional<Job> job = job(ctx);
         if (job.isEmpty()) {
             return;
         }
-        Duration timeout = timeout(ctx.queryParam("timeout"));
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long id = job.get().id();
-        while (true) {
+        Duration timeout;
+        try {
+            timeout = timeout(ctx.queryParam("timeout"));
+        } catch (IllegalArgumentException e) {
+            Problem.respond(ctx, Problem.of(400, "Bad request", e.getMessage()));
+            return;
+        }
+        CompletableFuture<Void> answered = new CompletableFuture<>();
+        ctx.future(() -> answered);
+        poll(ctx, job.get().id(), System.nanoTime() + timeout.toNanos(), answered);
+    }
+
+    private void poll(Context ctx, long id, long deadline, CompletableFuture<Void> answered) {
+        try {
             Optional<Job> current = store.job(id);
-            if (current.isEmpty()) {
+            if (current.isEmpty() || current.get().status() == JobStatus.CANCELLING) {
                 Problem.respond(ctx, Problem.of(410, "Gone", "job " + id + " was cancelled"));
-                return;
-            }
-            JobStatus status = current.get().status();
-            if (status != JobStatus.CREATING) {
-                ctx.status(status == JobStatus.CREATED ? 200 : 409).json(json(current.get()));
-                return;
-            }
-            if (System.nanoTime() > deadline) {
+            } else if (current.get().status() != JobStatus.CREATING) {
+                ctx.status(current.get().status() == JobStatus.CREATED ? 200 : 409).json(json(current.get()));
+            } else if (System.nanoTime() > deadline) {
                 ctx.status(408).json(json(current.get()));
+            } else {
+                WAITS.schedule(() -> poll(ctx, id, deadline, answered), 100, TimeUnit.MILLISECONDS);
                 return;
             }
-            Thread.sleep(100);
+            answered.complete(null);
+        } catch (RuntimeException e) {
+            answered.completeExceptionally(e);
         }
     }
 
@@ -97,18 +122,25 @@ final class JobsApi {
         return job;
     }
 
+    /** The wait a client asks for: {@code 30s}, {@code 500ms} or seconds; 60 s when it does not say. */
     static Duration timeout(String text) {
         if (text == null || text.isBlank()) {
             return Duration.ofSeconds(60);
         }
         String trimmed = text.trim().toLowerCase(java.util.Locale.ROOT);
-        if (trimmed.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(trimmed.substring(0, trimmed.length() - 2)));
+        Duration timeout;
+        try {
+            timeout = trimmed.endsWith("ms") ? Duration.ofMillis(Long.parseLong(trimmed.substring(0, trimmed.length() - 2)))
+                : trimmed.endsWith("s") ? Duration.ofSeconds(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)))
+                : Duration.ofSeconds(Long.parseLong(trimmed));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("timeout is a number of seconds (30 or 30s) or milliseconds (500ms), not " + text);
         }
-        if (trimmed.endsWith("s")) {
-            return Duration.ofSeconds(Long.parseLong(trimmed.substring(0, trimmed.length() - 1)));
+        if (timeout.isNegative() || timeout.compareTo(MAX_WAIT) > 0) {
+            throw new IllegalArgumentException("timeout must be between 0 and " + MAX_WAIT.toMinutes()
+                + " minutes; wait again for longer");
         }
-        return Duration.ofSeconds(Long.parseLong(trimmed));
+        return timeout;
     }
 
     private Map<String, Object> json(Job job) {

@@ -6,6 +6,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -96,6 +101,33 @@ class RestApiIT {
         assertThat(openApi.get("paths").has("/v1/statements")).isTrue();
         assertThat(openApi.get("paths").has("/v1/jobs/{id}/wait")).isTrue();
         assertThat(openApi.at("/paths/~1v1~1statements~1{id}/get")).as("background statements").isNotEmpty();
+    }
+
+    @Test
+    void manyClientsWaitingForAJobHoldNoThreadTheCancelNeeds() throws Exception {
+        Response created = post("/v1/statements", statements("CREATE TABLE paused_input (v INT); "
+            + "INSERT INTO paused_input VALUES (1), (2); FLUSH; SET BACKFILL_RATE_LIMIT = 0; "
+            + "CREATE MATERIALIZED VIEW paused AS SELECT count(*) AS n FROM paused_input", true));
+        assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+        JsonNode jobs = get("/v1/jobs").body().get("jobs");
+        long id = jobs.get(jobs.size() - 1).get("id").asLong();
+        for (String timeout : List.of("soon", "3600s")) {
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(uri("/v1/jobs/" + id + "/wait?timeout=" + timeout))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(timeout).isEqualTo(400);
+        }
+
+        // More waiting clients than the server has threads (Javalin's pool has at most 250).
+        List<CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            waits.add(HTTP.sendAsync(HttpRequest.newBuilder(uri("/v1/jobs/" + id + "/wait?timeout=120s"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        HttpResponse<String> cancel = HTTP.send(HttpRequest.newBuilder(uri("/v1/jobs/" + id)).DELETE()
+            .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(cancel.statusCode()).isEqualTo(202);
+        CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(waits).allSatisfy(wait -> assertThat(wait.get().statusCode()).as(wait.get().body()).isIn(404, 410));
     }
 
     private static ObjectNode statements(String sql, boolean background) {
