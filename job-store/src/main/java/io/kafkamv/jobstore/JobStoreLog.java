@@ -56,7 +56,10 @@ public interface JobStoreLog extends AutoCloseable {
      */
     ProducerRecord<byte[], byte[]> recordOf(Entry entry);
 
-    /** Returns once every transaction committed before the call on records of {@link #recordOf} is applied. */
+    /**
+     * Returns once every transaction committed before the call on records of {@link #recordOf} is applied; throws
+     * {@link JobStoreException} when one still open keeps it from knowing that for long.
+     */
     void catchUpTransactions();
 
     /** Deletes keys written through {@link #recordOf}; returns once they are written, not once applied. */

@@ -46,8 +46,8 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     private final TopicPartition transactional;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
-    /** Reads the last stable offset of {@link #transactional}; the tailer's consumer is its thread's alone. */
-    private final KafkaConsumer<String, byte[]> stableOffsets;
+    /** Reads the end of {@link #transactional}, open transactions included; the tailer's consumer is its thread's alone. */
+    private final KafkaConsumer<String, byte[]> written;
     private final Object appliedLock = new Object();
     private final Thread tailer;
     private volatile Reader reader;
@@ -73,7 +73,10 @@ public final class KafkaJobStoreLog implements JobStoreLog {
         consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer());
-        this.stableOffsets = new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer());
+        Properties writtenProperties = new Properties();
+        writtenProperties.putAll(consumerProperties);
+        writtenProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        this.written = new KafkaConsumer<>(writtenProperties, new StringDeserializer(), new ByteArrayDeserializer());
         this.tailer = new Thread(this::tail, "job-store-tailer");
         tailer.setDaemon(true);
     }
@@ -132,14 +135,19 @@ public final class KafkaJobStoreLog implements JobStoreLog {
             entry.value());
     }
 
+    /**
+     * Waits until the reader is past every record written so far, open transactions' too: it gets there only once
+     * each of them has ended, so no transaction that committed before the call is missed. (Waiting for the last
+     * stable offset instead would return at once behind a transaction left open, before later commits.)
+     */
     @Override
     public void catchUpTransactions() {
         try {
-            long stable;
-            synchronized (stableOffsets) {
-                stable = stableOffsets.endOffsets(List.of(transactional), Duration.ofSeconds(30)).get(transactional);
+            long end;
+            synchronized (written) {
+                end = written.endOffsets(List.of(transactional), Duration.ofSeconds(30)).get(transactional);
             }
-            awaitTransactional(stable, Duration.ofSeconds(30));
+            awaitTransactional(end, Duration.ofSeconds(30));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JobStoreException("Interrupted while reading the transactions of the job store", e);
@@ -274,8 +282,8 @@ public final class KafkaJobStoreLog implements JobStoreLog {
             Thread.currentThread().interrupt();
         }
         consumer.close();
-        synchronized (stableOffsets) {
-            stableOffsets.close();
+        synchronized (written) {
+            written.close();
         }
         producer.close(Duration.ofSeconds(5));
         synchronized (appliedLock) {

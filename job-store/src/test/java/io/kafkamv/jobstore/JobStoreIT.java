@@ -336,6 +336,75 @@ class JobStoreIT {
         }
     }
 
+    @Test
+    void catchingUpBehindAnOpenTransactionWaitsForItNotJustForWhatIsStable(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore store = open(topic);
+             var open = transactionalProducer("open-" + test.getDisplayName().hashCode());
+             var later = transactionalProducer("later-" + test.getDisplayName().hashCode())) {
+            StatementJob first = StatementJob.accepted(store.allocateJobId(), "SELECT 1", Map.of(), "instance-a");
+            StatementJob second = StatementJob.accepted(store.allocateJobId(), "SELECT 2", Map.of(), "instance-a");
+            store.accept(first);
+            store.accept(second);
+            open.initTransactions();
+            open.beginTransaction();
+            open.send(store.finishRecord(first.finished(StatementStatus.DONE, List.of(), null, 0)));
+            open.flush();
+            later.initTransactions();
+            later.beginTransaction();
+            later.send(store.finishRecord(second.finished(StatementStatus.DONE, List.of(), null, 0)));
+            later.commitTransaction();
+
+            java.util.concurrent.CompletableFuture<Void> abort = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
+                open.abortTransaction();
+            });
+            // The second statement's end committed before this call: once it returns, it must be seen.
+            store.catchUp();
+            assertThat(store.statement(second.id())).map(StatementJob::status).contains(StatementStatus.DONE);
+            abort.get();
+            assertThat(store.statement(first.id())).map(StatementJob::status).contains(StatementStatus.RUNNING);
+        }
+    }
+
+    @Test
+    void statementEndsCommittedAtOnceFromManyProducersAreAllRead(TestInfo test) throws Exception {
+        JobStoreTopic topic = topic(test);
+        try (JobStore store = open(topic)) {
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(3);
+            List<java.util.concurrent.Future<Long>> ids = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                ids.add(threads.submit(() -> {
+                    long id = store.allocateJobId();
+                    StatementJob statement = StatementJob.accepted(id, "SELECT 1", Map.of(), "instance-a");
+                    store.accept(statement);
+                    try (var producer = transactionalProducer("stress-" + id)) {
+                        producer.initTransactions();
+                        producer.beginTransaction();
+                        producer.send(new ProducerRecord<>(topic.name() + "-table", 0, new byte[] {1}, new byte[] {1}));
+                        producer.send(store.finishRecord(statement.finished(StatementStatus.DONE, List.of(), null, 1)));
+                        producer.commitTransaction();
+                    }
+                    try (var fencing = transactionalProducer("stress-" + id)) {
+                        // What a later run does before it asks whether an earlier one ended the statement.
+                        fencing.initTransactions();
+                        store.catchUp();
+                        assertThat(store.statement(id)).map(StatementJob::status).as("statement %d after fencing", id)
+                            .contains(StatementStatus.DONE);
+                    }
+                    return id;
+                }));
+            }
+            List<Long> all = new ArrayList<>();
+            for (var id : ids) {
+                all.add(id.get());
+            }
+            threads.shutdown();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(all).allSatisfy(id ->
+                assertThat(store.statement(id)).map(StatementJob::status).as("statement %d", id).contains(StatementStatus.DONE)));
+        }
+    }
+
     private static org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> transactionalProducer(String id) {
         Properties properties = KAFKA.cluster().clientProperties();
         properties.put(org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
