@@ -17,6 +17,8 @@ import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.statement.ScriptRunner;
 import io.kafkamv.service.statement.StatementExecutor;
 import org.slf4j.Logger;
@@ -31,11 +33,17 @@ import org.slf4j.LoggerFactory;
  * over any other one whose progress has not changed for {@link #TAKEOVER_AFTER} (measured on this
  * instance's clock, so clock skew between hosts does not matter). A run that breaks off (a broker
  * away) is tried again after that long, and given up as FAILED after {@link #MAX_ATTEMPTS}.
+ *
+ * <p>An instance runs at most {@link #MAX_RUNNING} statements at once (each holds a thread, a transactional
+ * producer and a query engine connection); those accepted beyond wait here for a slot, unless another instance
+ * with room takes them over first, and a submit finding {@link #MAX_WAITING} waiting is refused.
  */
 public final class BackgroundStatements implements AutoCloseable {
 
     static final Duration TAKEOVER_AFTER = Duration.ofSeconds(30);
     static final int MAX_ATTEMPTS = 3;
+    static final int MAX_RUNNING = Math.max(2, Runtime.getRuntime().availableProcessors());
+    static final int MAX_WAITING = 32;
 
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundStatements.class);
 
@@ -49,6 +57,8 @@ public final class BackgroundStatements implements AutoCloseable {
     private final Properties clientProperties;
     private final String instanceId;
     private final Set<Long> runningHere = ConcurrentHashMap.newKeySet();
+    /** Statements accepted here waiting for a slot, in order of acceptance; guarded by {@code this}. */
+    private final java.util.LinkedHashSet<Long> waitingHere = new java.util.LinkedHashSet<>();
     private final Map<Long, Seen> seen = new ConcurrentHashMap<>();
     private final Map<Long, Instant> retryAfter = new ConcurrentHashMap<>();
     private final Map<Long, Integer> attempts = new ConcurrentHashMap<>();
@@ -80,6 +90,13 @@ public final class BackgroundStatements implements AutoCloseable {
      */
     public StatementJob submit(String script, Map<String, String> session) {
         scripts.checkBackgroundable(script);
+        synchronized (this) {
+            if (waitingHere.size() >= MAX_WAITING) {
+                throw SqlError.at(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "this instance already has " + waitingHere.size()
+                    + " background statements waiting to run, the most it accepts", 0,
+                    "try again once some have ended: SHOW JOBS lists them; another instance may have room");
+            }
+        }
         StatementJob accepted = StatementJob.accepted(store.allocateJobId(), script, session, instanceId);
         store.accept(accepted);
         launch(accepted);
@@ -110,22 +127,33 @@ public final class BackgroundStatements implements AutoCloseable {
             if (before == null || !before.progress().equals(progress)) {
                 seen.put(id, new Seen(progress, now));
             }
-            if (runningHere.contains(id) || retryAfter.getOrDefault(id, Instant.MIN).isAfter(now)) {
+            if (runningHere.contains(id) || isWaitingHere(id) || retryAfter.getOrDefault(id, Instant.MIN).isAfter(now)) {
                 continue;
             }
             boolean ours = first && instanceId.equals(progress.map(StatementProgress::instance).orElse(statement.owner()));
             boolean silent = seen.get(id).at().plus(TAKEOVER_AFTER).isBefore(now);
-            if (ours || silent) {
+            if (ours || silent && runningHere.size() < MAX_RUNNING) {
                 launch(statement);
             }
         }
         seen.keySet().retainAll(running);
     }
 
-    private void launch(StatementJob statement) {
-        if (closing || !runningHere.add(statement.id())) {
+    private synchronized boolean isWaitingHere(long id) {
+        return waitingHere.contains(id);
+    }
+
+    /** Runs the statement here now, or once a slot is free. */
+    private synchronized void launch(StatementJob statement) {
+        if (closing || runningHere.contains(statement.id())) {
             return;
         }
+        if (runningHere.size() >= MAX_RUNNING) {
+            waitingHere.add(statement.id());
+            return;
+        }
+        waitingHere.remove(statement.id());
+        runningHere.add(statement.id());
         runs.execute(() -> {
             try {
                 StatementRun run = new StatementRun(statement, executor, scripts, store, clientProperties, instanceId, timers,
@@ -150,8 +178,23 @@ public final class BackgroundStatements implements AutoCloseable {
                     TAKEOVER_AFTER.toSeconds(), e);
             } finally {
                 runningHere.remove(statement.id());
+                launchNextWaiting();
             }
         });
+    }
+
+    /** The oldest statement waiting here, unless it ended or another instance took it over meanwhile. */
+    private synchronized void launchNextWaiting() {
+        while (!waitingHere.isEmpty() && runningHere.size() < MAX_RUNNING) {
+            long id = waitingHere.iterator().next();
+            waitingHere.remove(id);
+            Optional<StatementJob> statement = store.statement(id).filter(current -> current.status() == StatementStatus.RUNNING);
+            boolean takenOver = store.progress(id).map(StatementProgress::instance).filter(other -> !other.equals(instanceId))
+                .isPresent();
+            if (statement.isPresent() && !takenOver) {
+                launch(statement.get());
+            }
+        }
     }
 
     private static Thread daemon(Runnable runnable, String name) {

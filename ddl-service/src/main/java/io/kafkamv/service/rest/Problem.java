@@ -34,6 +34,7 @@ record Problem(String type, String title, int status, String detail, String code
             case UNDEFINED_TABLE, UNDEFINED_OBJECT -> 404;
             case DUPLICATE_TABLE, DUPLICATE_OBJECT, OBJECT_NOT_IN_PREREQUISITE_STATE, DEPENDENT_OBJECTS_STILL_EXIST -> 409;
             case QUERY_CANCELED -> 499;
+            case TOO_MANY_CONNECTIONS, CONFIGURATION_LIMIT_EXCEEDED -> 429;
             case INTERNAL_ERROR -> 500;
             default -> 400;
         };

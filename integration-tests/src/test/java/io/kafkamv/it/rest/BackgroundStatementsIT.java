@@ -134,6 +134,44 @@ class BackgroundStatementsIT {
         }
     }
 
+    @Test
+    void anInstanceRunsAFewStatementsAtOnceQueuesTheRestAndRefusesBeyondALimit() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.run("CREATE TABLE queued (v BIGINT)").exitCode()).isZero();
+            // The instance runs max(2, cores) at once; the test runs on the same machine.
+            int slots = Math.max(2, Runtime.getRuntime().availableProcessors());
+            List<Long> longRunning = new java.util.ArrayList<>();
+            for (int i = 0; i < slots; i++) {
+                longRunning.add(post(service, "/v1/statements?async=true", "SELECT count(*) FROM generate_series(1, 2000000000)")
+                    .body().get("id").asLong());
+            }
+            List<Long> waiting = new java.util.ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                Response accepted = post(service, "/v1/statements?async=true", "INSERT INTO queued VALUES (" + i + ")");
+                assertThat(accepted.status()).as(accepted.body().toString()).isEqualTo(202);
+                waiting.add(accepted.body().get("id").asLong());
+            }
+            Response refused = post(service, "/v1/statements?async=true", "INSERT INTO queued VALUES (-1)");
+            assertThat(refused.status()).as(refused.body().toString()).isEqualTo(429);
+            assertThat(refused.body().get("code").asText()).isEqualTo("53400");
+            assertThat(psql.value("SELECT count(*) FROM queued")).as("none ran while the slots were taken").isEqualTo("0");
+
+            for (long id : longRunning) {
+                send(service, HttpRequest.newBuilder(uri(service, "/v1/statements/" + id)).DELETE().build());
+            }
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                for (long id : waiting) {
+                    if (!get(service, "/v1/statements/" + id).body().get("status").asText().equals("DONE")) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            assertThat(psql.value("SELECT count(*) || ',' || sum(v) FROM queued")).isEqualTo("32," + 31 * 32 / 2);
+        }
+    }
+
     private static Response post(ServiceProcess service, String path, String sql) throws Exception {
         return send(service, HttpRequest.newBuilder(uri(service, path)).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(JSON.createObjectNode().put("sql", sql)))).build());
