@@ -1,5 +1,6 @@
 package io.kafkamv.service.statement;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -168,7 +169,14 @@ final class JobCommands {
             if (now - lastNotice > 1_000_000_000L && !progress.equals(reported)) {
                 reported = progress;
                 lastNotice = now;
-                notices.notice("job " + jobId + " (" + job.get().objectName() + "): " + progress.replaceFirst("%", "% done"));
+                try {
+                    notices.notice("job " + jobId + " (" + job.get().objectName() + "): " + progress.replaceFirst("%", "% done"));
+                } catch (UncheckedIOException gone) {
+                    // The client is gone (a foreground job's notices are the only writes while it waits): as for a
+                    // cancel, its job must not go on, or it would make an object nobody asked for any more.
+                    cancel(job.get(), "the client disconnected");
+                    throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: the client disconnected");
+                }
             }
             pause();
         }

@@ -84,6 +84,26 @@ class JobControlIT {
     }
 
     @Test
+    void aForegroundCreateWhoseClientIsGoneIsCancelled() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 300_000);
+            Process foreground = psql.start(List.of("SET BACKFILL_RATE_LIMIT = 20000",
+                "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).stream().anyMatch(job -> job.percent() > 0));
+            long id = ShownJob.only(psql).id();
+
+            // A client that dies (or a network that drops it) says nothing: its progress notices find it gone.
+            foreground.destroyForcibly().waitFor();
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> ShownJob.list(psql).isEmpty());
+            await().atMost(Duration.ofSeconds(60))
+                .until(() -> KafkaAdmin.topicsOfJob(service.bootstrapServers(), id).isEmpty());
+            assertThat(psql.run("SHOW MATERIALIZED VIEWS", "-A", "-t").stdout()).isEmpty();
+        }
+    }
+
+    @Test
     void whenOneOfTwoInstancesDiesTheOtherFinishesTheJob() throws Exception {
         try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(workDir.resolve("kafka")).build().start()) {
             String external = "--bootstrap-servers=" + kafka.bootstrapServers();
