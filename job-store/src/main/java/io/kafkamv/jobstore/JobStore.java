@@ -86,6 +86,14 @@ public final class JobStore implements AutoCloseable {
         return Optional.ofNullable(jobs.get(id)).map(this::withOwnRecords);
     }
 
+    /**
+     * Why this instance cannot read the latest record of the job, if it cannot (a newer kafka-mv wrote it): the job
+     * {@link #job} returns is then an older state and must not be acted on.
+     */
+    public Optional<String> unreadable(long id) {
+        return Optional.ofNullable(mirror.unreadableJobs.get(id));
+    }
+
     /** The job with what lives in records of its own: a cancel, ALTER's rate limit. */
     private Job withOwnRecords(Job job) {
         Long rate = rates.get(job.id());

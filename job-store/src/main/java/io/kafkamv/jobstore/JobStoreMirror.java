@@ -29,6 +29,8 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<Long, Job> jobs = new ConcurrentHashMap<>();
     final Map<Long, String> cancels = new ConcurrentHashMap<>();
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
+    /** Jobs whose latest record this version could not read (a newer one wrote it), with why. */
+    final Map<Long, String> unreadableJobs = new ConcurrentHashMap<>();
     /** Jobs removed since this mirror started reading: a late rewrite of one must not bring it back. */
     final Set<Long> removedJobs = ConcurrentHashMap.newKeySet();
     /** Objects dropped since this mirror started reading, by {@link #identity}: a late restatement must not revive one. */
@@ -108,7 +110,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.ROWS)) {
                 put(resultPages, key, value == null ? null : json.readTree(value));
             } else if (key.startsWith(JobStoreKeys.JOB)) {
-                applyJob(JobStoreKeys.id(key, JobStoreKeys.JOB), read(value, Job.class), offset);
+                applyJobRecord(JobStoreKeys.id(key, JobStoreKeys.JOB), value, offset);
             } else {
                 LOG.warn("Skipping job store record with unknown key {} at offset {}", key, offset);
             }
@@ -127,6 +129,24 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                 return;
             }
         }
+    }
+
+    /**
+     * A job's record; one this version cannot read leaves the job's last readable record in place but marks it as not
+     * current, so that nothing acts on it as if it were.
+     */
+    private void applyJobRecord(long id, byte[] value, long offset) {
+        Job job;
+        try {
+            job = read(value, Job.class);
+        } catch (IOException e) {
+            unreadableJobs.put(id, e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse(""));
+            LOG.error("Job {}: its record at offset {} cannot be read by this version (written by a newer one?); this "
+                + "instance leaves the job alone until it can read one: {}", id, offset, e.toString());
+            return;
+        }
+        unreadableJobs.remove(id);
+        applyJob(id, job, offset);
     }
 
     /** A job's record as it applies after the one before ({@link Job#after}); none after its removal. */

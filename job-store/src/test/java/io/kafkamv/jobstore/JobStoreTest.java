@@ -178,6 +178,20 @@ class JobStoreTest {
     }
 
     @Test
+    void aJobWhoseLatestRecordThisVersionCannotReadIsSaidToBeSoUntilOneItCanRead() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        // A newer kafka-mv's record of the job, say with a status this version does not know.
+        log.append(List.of(new JobStoreLog.Entry("job/1001", "{\"id\": 1001, \"status\": \"PAUSED\"}"
+            .getBytes(StandardCharsets.UTF_8))));
+
+        assertThat(store.unreadable(1001)).as("the older copy must not be acted on as if current").isPresent();
+
+        store.put(job(1001, JobStatus.CREATED));
+        assertThat(store.unreadable(1001)).isEmpty();
+    }
+
+    @Test
     void listenersHearOfEachBatchOfChanges() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         AtomicInteger heard = new AtomicInteger();

@@ -62,6 +62,8 @@ public final class JobRunner implements AutoCloseable {
     private final Map<Long, CatchUpRule.CatchUp> rebuilds = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
     private final LocalStateSweeper sweeper;
+    /** Jobs left to the other instances because this one cannot read their latest record; the runner's thread only. */
+    private final java.util.Set<Long> unreadableRecords = new java.util.HashSet<>();
     private static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
     private long lastSweep = System.nanoTime();
     /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
@@ -183,6 +185,18 @@ public final class JobRunner implements AutoCloseable {
     private void reconcile() {
         Map<Long, Job> jobs = store.jobs().stream().collect(Collectors.toMap(Job::id, job -> job));
         for (Job job : jobs.values()) {
+            Optional<String> unreadable = store.unreadable(job.id());
+            if (unreadable.isPresent()) {
+                // Its latest record is a newer kafka-mv's: what this instance knows of it is out of date.
+                stop(job.id(), false);
+                if (unreadableRecords.add(job.id())) {
+                    problems.leaveToOthers(job.id(), "this instance cannot read the job's latest record (" + unreadable.get() + ")");
+                }
+                continue;
+            }
+            if (unreadableRecords.remove(job.id())) {
+                problems.forget(job.id());
+            }
             switch (job.status()) {
                 case CREATING, CREATED -> ensureRunning(job);
                 case CANCELLING -> {

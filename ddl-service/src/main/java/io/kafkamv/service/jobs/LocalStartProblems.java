@@ -66,6 +66,11 @@ final class LocalStartProblems {
     }
 
     /** Forgets the jobs that are gone. */
+    /** Forgets what kept the job from running here: the reason is gone. */
+    void forget(long jobId) {
+        problems.remove(jobId);
+    }
+
     void retainOnly(Set<Long> jobIds) {
         problems.keySet().retainAll(jobIds);
     }

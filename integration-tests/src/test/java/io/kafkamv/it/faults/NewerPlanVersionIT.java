@@ -19,6 +19,9 @@ import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.JobStoreTopic;
 import io.kafkamv.jobstore.ObjectStatus;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,6 +71,19 @@ class NewerPlanVersionIT {
                 assertThat(store.job(id)).get().extracting(Job::status).as("left to newer instances, not failed")
                     .isEqualTo(JobStatus.CREATING);
                 assertThat(service.log()).content().contains("Job " + id + " (later) cannot run on this instance");
+
+                // A newer kafka-mv's record of the job that this one cannot read at all: what it knew is out of date.
+                try (KafkaProducer<String, String> producer = new KafkaProducer<>(client, new StringSerializer(),
+                         new StringSerializer())) {
+                    producer.send(new ProducerRecord<>("_kafka_mv_jobs", 0, "job/" + id,
+                        "{\"id\": " + id + ", \"objectName\": \"later\", \"status\": \"PAUSED\"}")).get();
+                }
+                await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout())
+                    .contains(id + "|" + statement + "|0.00% (this instance cannot run it (this instance cannot read the job's "
+                        + "latest record"));
+                store.put(later);
+                await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout())
+                    .contains("(Plan version " + newer));
             }
         }
     }
