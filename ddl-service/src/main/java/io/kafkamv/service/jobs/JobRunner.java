@@ -75,6 +75,20 @@ public final class JobRunner implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    /**
+     * Closes the Kafka Streams instances of jobs stopped for good (cancelled, dropped, of an earlier generation): a
+     * close can take its whole 30 s under load, and on the runner's thread it held up every other job's cancel,
+     * visibility and progress behind it (review finding 16).
+     */
+    private final java.util.concurrent.ExecutorService closer = Executors.newFixedThreadPool(2, runnable -> {
+        Thread thread = new Thread(runnable, "job-closer");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Applications {@link #closer} is closing: their local state is not the sweeper's to delete yet. */
+    private final java.util.Set<String> closing = ConcurrentHashMap.newKeySet();
+    /** When the runner last wrote each backfill's progress: at most once a second, each write goes to every instance. */
+    private final Map<Long, Long> progressWritten = new ConcurrentHashMap<>();
 
     public JobRunner(JobStore store, Properties clientProperties, Path stateDir, MeterRegistry metrics,
                      String applicationServer, String instanceId, int viewPartitions, short replicationFactor,
@@ -215,9 +229,12 @@ public final class JobRunner implements AutoCloseable {
                 removed.ifPresent(cleanup::removeLeftovers);
             }
         }
+        List<Job> backfilling = jobs.values().stream()
+            .filter(job -> job.status() == JobStatus.CREATING && local.runs(job.id())).toList();
+        Map<Long, Map<String, Long>> committed = offsets.committedOfEach(backfilling);
         for (Job job : jobs.values()) {
             if (job.status() == JobStatus.CREATING && local.runs(job.id())) {
-                trackBackfill(job);
+                trackBackfill(job, committed.containsKey(job.id()) ? committed.get(job.id()) : Map.of());
             } else if (job.status() == JobStatus.CREATED && job.rebuilding() && local.runs(job.id())) {
                 trackRebuild(job);
             }
@@ -226,6 +243,7 @@ public final class JobRunner implements AutoCloseable {
         sweepLocalState(jobs);
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         visibility.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
+        progressWritten.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         problems.retainOnly(jobs.keySet());
     }
 
@@ -311,8 +329,10 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         lastSweep = now;
-        sweeper.sweep(jobs, local.all().stream().map(runtime -> ViewRuntime.applicationId(runtime.job()))
-            .collect(Collectors.toSet()));
+        java.util.Set<String> inUse = local.all().stream().map(runtime -> ViewRuntime.applicationId(runtime.job()))
+            .collect(Collectors.toCollection(java.util.HashSet::new));
+        inUse.addAll(closing);
+        sweeper.sweep(jobs, inUse);
     }
 
     /** What keeps a job from running on this instance, if anything: SHOW JOBS says it beside the progress. */
@@ -388,9 +408,9 @@ public final class JobRunner implements AutoCloseable {
         }
     }
 
-    private void trackBackfill(Job job) {
-        BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(),
-            offsets.committed(job));
+    /** @param committed the offsets the job's group has committed, as this reconcile read them */
+    private void trackBackfill(Job job, Map<String, Long> committed) {
+        BackfillProgress progress = BackfillProgress.of(job.startOffsets(), job.targetOffsets(), committed);
         ViewRuntime runtime = local.get(job.id()).orElseThrow();
         CatchUpRule.CatchUp toTargets = visibility.compute(job.id(), (id, known) ->
             known != null && known.job().generation() == job.generation()
@@ -405,7 +425,10 @@ public final class JobRunner implements AutoCloseable {
                 cleanup.removeEarlierGenerations(job);
             }
         } else {
-            if (progress.fraction() > job.progress() + 1e-4) {
+            long now = System.nanoTime();
+            if (progress.fraction() > job.progress() + 1e-4
+                && now - progressWritten.getOrDefault(job.id(), now - 1_000_000_000L) >= 1_000_000_000L) {
+                progressWritten.put(job.id(), now);
                 store.put(job.withProgress(progress.consumed(), progress.fraction()));
                 if ((int) (progress.fraction() * 10) > (int) (job.progress() * 10)) {
                     LOG.info("Job {} ({}) backfilled {}% (Kafka Streams {})", job.id(), job.objectName(),
@@ -448,16 +471,34 @@ public final class JobRunner implements AutoCloseable {
 
     private void stop(long jobId, boolean deleteState) {
         local.remove(jobId).ifPresent(runtime -> {
-            runtime.stop(deleteState);
-            LOG.info("Job {} stopped on this instance", jobId);
+            if (!deleteState) {
+                // It may start here again at once, in the same state directory: the close must be over by then.
+                runtime.stop(false);
+                LOG.info("Job {} stopped on this instance", jobId);
+                return;
+            }
+            String application = ViewRuntime.applicationId(runtime.job());
+            closing.add(application);
+            closer.execute(() -> {
+                try {
+                    runtime.stop(true);
+                    LOG.info("Job {} stopped on this instance", jobId);
+                } catch (RuntimeException e) {
+                    LOG.warn("Job {}: stopping it on this instance failed; its local state is deleted later", jobId, e);
+                } finally {
+                    closing.remove(application);
+                }
+            });
         });
     }
 
     @Override
     public void close() {
         loop.shutdownNow();
+        closer.shutdown();
         try {
             loop.awaitTermination(30, TimeUnit.SECONDS);
+            closer.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
