@@ -87,6 +87,8 @@ public final class JobRunner implements AutoCloseable {
     });
     /** Applications {@link #closer} is closing: their local state is not the sweeper's to delete yet. */
     private final java.util.Set<String> closing = ConcurrentHashMap.newKeySet();
+    /** Jobs {@link #closer} is closing here: their cleanup waits, or it would delete topics under running threads. */
+    private final java.util.Set<Long> closingJobs = ConcurrentHashMap.newKeySet();
     /** When the runner last wrote each backfill's progress: at most once a second, each write goes to every instance. */
     private final Map<Long, Long> progressWritten = new ConcurrentHashMap<>();
 
@@ -202,7 +204,7 @@ public final class JobRunner implements AutoCloseable {
             Optional<String> unreadable = store.unreadable(job.id());
             if (unreadable.isPresent()) {
                 // Its latest record is a newer kafka-mv's: what this instance knows of it is out of date.
-                stop(job.id(), false);
+                stop(job.id());
                 if (unreadableRecords.add(job.id())) {
                     problems.leaveToOthers(job.id(), "this instance cannot read the job's latest record (" + unreadable.get() + ")");
                 }
@@ -214,10 +216,13 @@ public final class JobRunner implements AutoCloseable {
             switch (job.status()) {
                 case CREATING, CREATED -> ensureRunning(job);
                 case CANCELLING -> {
-                    stop(job.id(), true);
-                    cleanup.cleanUp(job);
+                    stopForGood(job.id(), () -> { });
+                    if (!closingJobs.contains(job.id())) {
+                        // Not while this instance's Kafka Streams still closes: its threads could make topics again.
+                        cleanup.cleanUp(job);
+                    }
                 }
-                case FAILED -> stop(job.id(), false);
+                case FAILED -> stop(job.id());
             }
         }
         for (long id : local.ids()) {
@@ -225,8 +230,7 @@ public final class JobRunner implements AutoCloseable {
                 // Removed while it ran here (this instance started it late, after another cleaned it up): what it
                 // made again since is deleted too.
                 Optional<Job> removed = local.get(id).map(ViewRuntime::job);
-                stop(id, true);
-                removed.ifPresent(cleanup::removeLeftovers);
+                stopForGood(id, () -> removed.ifPresent(cleanup::removeLeftovers));
             }
         }
         List<Job> backfilling = jobs.values().stream()
@@ -259,7 +263,7 @@ public final class JobRunner implements AutoCloseable {
         if (running.isPresent() && running.get().generation() != job.generation()) {
             LOG.info("Job {} ({}) starts over as generation {}: stopping its generation {} here", job.id(),
                 job.objectName(), job.generation(), running.get().generation());
-            stop(job.id(), true);
+            stopForGood(job.id(), () -> { });
             running = Optional.empty();
         }
         if (running.isPresent()) {
@@ -268,7 +272,7 @@ public final class JobRunner implements AutoCloseable {
                 Duration delay = problems.failed(job.id(), failure.get(), now);
                 LOG.error("Job {} ({}) failed on this instance; starting it here again in {} s", job.id(),
                     job.objectName(), delay.toSeconds(), failure.get());
-                stop(job.id(), false);
+                stop(job.id());
             } else if (running.get().isRunning()) {
                 problems.running(job.id(), now);
             }
@@ -462,30 +466,39 @@ public final class JobRunner implements AutoCloseable {
                 + "state {}); restarting it on this instance", job.id(), job.objectName(), STALL_LIMIT.toSeconds(),
                 runtime.state());
             stalls.remove(job.id());
-            stop(job.id(), false);
+            stop(job.id());
         }
     }
 
     private record Stall(Map<String, Long> consumed, long since) {
     }
 
-    private void stop(long jobId, boolean deleteState) {
+    /** Stops the job here; it may start here again at once, in the same state directory, so the close is over first. */
+    private void stop(long jobId) {
         local.remove(jobId).ifPresent(runtime -> {
-            if (!deleteState) {
-                // It may start here again at once, in the same state directory: the close must be over by then.
-                runtime.stop(false);
-                LOG.info("Job {} stopped on this instance", jobId);
-                return;
-            }
+            runtime.stop(false);
+            LOG.info("Job {} stopped on this instance", jobId);
+        });
+    }
+
+    /**
+     * Stops the job here for good (its local state is deleted), on the {@link #closer}; {@code then} runs once its
+     * Kafka Streams is closed.
+     */
+    private void stopForGood(long jobId, Runnable then) {
+        local.remove(jobId).ifPresent(runtime -> {
             String application = ViewRuntime.applicationId(runtime.job());
             closing.add(application);
+            closingJobs.add(jobId);
             closer.execute(() -> {
                 try {
                     runtime.stop(true);
                     LOG.info("Job {} stopped on this instance", jobId);
+                    then.run();
                 } catch (RuntimeException e) {
                     LOG.warn("Job {}: stopping it on this instance failed; its local state is deleted later", jobId, e);
                 } finally {
+                    closingJobs.remove(jobId);
                     closing.remove(application);
                 }
             });
