@@ -44,7 +44,7 @@ public final class JobStore implements AutoCloseable {
     private final Map<Long, StatementJob> statements = mirror.statements;
     private final Map<Long, StatementJob> ends = mirror.ends;
     private final Map<Long, StatementProgress> progress = mirror.progress;
-    private final Map<String, JsonNode> resultPages = mirror.resultPages;
+    private final Map<String, JobStoreMirror.PagePlace> resultPages = mirror.resultPages;
 
     private JobStore(JobStoreLog log) {
         this.log = log;
@@ -137,7 +137,17 @@ public final class JobStore implements AutoCloseable {
 
     /** Rows {@code page} of the result of statement {@code index} of a finished background statement. */
     public Optional<JsonNode> resultPage(long id, int index, int page) {
-        return Optional.ofNullable(resultPages.get(JobStoreKeys.rows(id, index, page)));
+        JobStoreMirror.PagePlace place = resultPages.get(JobStoreKeys.rows(id, index, page));
+        if (place == null) {
+            return Optional.empty();
+        }
+        return log.read(place.partition(), place.offset()).map(value -> {
+            try {
+                return JSON.readTree(value);
+            } catch (IOException e) {
+                throw new JobStoreException("Cannot read result page " + JobStoreKeys.rows(id, index, page), e);
+            }
+        });
     }
 
     /** Records a statement as accepted; its end is written by {@link #finishRecord} in its run's transaction. */

@@ -21,7 +21,8 @@ public interface JobStoreLog extends AutoCloseable {
     /** What the log's records are handed to, in log order, on the log's one reading thread. */
     interface Reader {
 
-        void apply(String key, byte[] value, long offset);
+        /** @param partition where the record is: {@link #read} reads it again from there */
+        void apply(String key, byte[] value, int partition, long offset);
 
         /** After each batch of records (none is empty), for listeners to look at the new state. */
         void batchApplied();
@@ -45,6 +46,14 @@ public interface JobStoreLog extends AutoCloseable {
      * @throws JobStoreException when they cannot be written
      */
     long append(List<Entry> entries);
+
+    /**
+     * The value of the record at {@code offset} of {@code partition}, read again from the log: what is large (result
+     * pages) is not kept in memory but read when asked for. Empty when no record is there any more.
+     *
+     * @throws JobStoreException when it cannot be read
+     */
+    Optional<byte[]> read(int partition, long offset);
 
     /** Why this instance cannot read the log right now (it keeps trying), if it cannot. */
     Optional<String> readProblem();

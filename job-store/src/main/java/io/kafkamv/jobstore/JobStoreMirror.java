@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +38,12 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     /** Statements' ends, by the statement's id: read from another partition than the statements, in any order with them. */
     final Map<Long, StatementJob> ends = new ConcurrentHashMap<>();
     final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
-    final Map<String, JsonNode> resultPages = new ConcurrentHashMap<>();
+    /** Where each result page is in the log: pages can be tens of MB a statement, every instance mirrors the log. */
+    final Map<String, PagePlace> resultPages = new ConcurrentHashMap<>();
+
+    /** Where a record is in the log, to read it again from there. */
+    record PagePlace(int partition, long offset) {
+    }
 
     private final ObjectMapper json;
     private final Runnable onBatch;
@@ -85,7 +89,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     }
 
     @Override
-    public void apply(String key, byte[] value, long offset) {
+    public void apply(String key, byte[] value, int partition, long offset) {
         if (key.equals(JobStoreKeys.JOB_ID_CLAIM)) {
             highestJobId = Math.max(FIRST_JOB_ID + offset, highestJobId + 1);
             recentClaims.put(offset, highestJobId);
@@ -108,7 +112,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.PROGRESS)) {
                 put(progress, JobStoreKeys.id(key, JobStoreKeys.PROGRESS), read(value, StatementProgress.class));
             } else if (key.startsWith(JobStoreKeys.ROWS)) {
-                put(resultPages, key, value == null ? null : json.readTree(value));
+                put(resultPages, key, value == null ? null : new PagePlace(partition, offset));
             } else if (key.startsWith(JobStoreKeys.JOB)) {
                 applyJobRecord(JobStoreKeys.id(key, JobStoreKeys.JOB), value, offset);
             } else {

@@ -46,7 +46,10 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     private final TopicPartition transactional;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
-    /** Reads the end of {@link #transactional}, open transactions included; the tailer's consumer is its thread's alone. */
+    /**
+     * Reads the end of {@link #transactional}, open transactions included, and single records again ({@link #read});
+     * the tailer's consumer is its thread's alone.
+     */
     private final KafkaConsumer<String, byte[]> written;
     private final Object appliedLock = new Object();
     private final Thread tailer;
@@ -157,6 +160,28 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     }
 
     @Override
+    public Optional<byte[]> read(int partitionNumber, long offset) {
+        TopicPartition at = new TopicPartition(topic.name(), partitionNumber);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        synchronized (written) {
+            written.assign(List.of(at));
+            written.seek(at, offset);
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : written.poll(Duration.ofMillis(200))) {
+                    if (record.offset() >= offset) {
+                        // Past it: compaction removed it (a later record of its key replaced it).
+                        return record.offset() == offset ? Optional.ofNullable(record.value()) : Optional.empty();
+                    }
+                }
+                if (written.position(at) > offset) {
+                    return Optional.empty();
+                }
+            }
+        }
+        throw new JobStoreException("Cannot read the record at " + at + "@" + offset + " of the job store within 30 s", null);
+    }
+
+    @Override
     public void deleteTransactional(List<String> keys) {
         try {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -175,26 +200,23 @@ public final class KafkaJobStoreLog implements JobStoreLog {
     }
 
     private void awaitTransactional(long position, Duration timeout) throws InterruptedException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (appliedLock) {
-            while (transactionalPosition < position) {
-                long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (remaining <= 0 || closed) {
-                    throw new TimeoutException("Job store transactions up to " + position + " not applied; at "
-                        + transactionalPosition);
-                }
-                appliedLock.wait(remaining);
-            }
-        }
+        await(() -> transactionalPosition >= position, timeout,
+            () -> "Job store transactions up to " + position + " not applied; at " + transactionalPosition);
     }
 
     private void awaitApplied(long offset, Duration timeout) throws InterruptedException, TimeoutException {
+        await(() -> appliedOffset >= offset, timeout, () -> "Job store offset " + offset + " not applied; at " + appliedOffset);
+    }
+
+    /** Waits until the tailer has {@code applied} what a caller waits for; the tailer wakes the waiters after each poll. */
+    private void await(java.util.function.BooleanSupplier applied, Duration timeout, java.util.function.Supplier<String> where)
+        throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (appliedLock) {
-            while (appliedOffset < offset) {
+            while (!applied.getAsBoolean()) {
                 long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remaining <= 0 || closed) {
-                    throw new TimeoutException("Job store offset " + offset + " not applied; at " + appliedOffset);
+                    throw new TimeoutException(where.get());
                 }
                 appliedLock.wait(remaining);
             }
@@ -216,7 +238,7 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                 var records = consumer.poll(Duration.ofMillis(500));
                 for (ConsumerRecord<String, byte[]> record : records) {
                     if (record.key() != null) {
-                        reader.apply(record.key(), record.value(), record.offset());
+                        reader.apply(record.key(), record.value(), record.partition(), record.offset());
                     }
                     readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset());
                 }

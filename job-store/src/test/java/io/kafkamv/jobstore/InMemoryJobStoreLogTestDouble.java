@@ -27,7 +27,7 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
     public synchronized void follow(Reader reader, Duration timeout) {
         this.reader = reader;
         for (int offset = 0; offset < entries.size(); offset++) {
-            reader.apply(entries.get(offset).key(), entries.get(offset).value(), offset);
+            reader.apply(entries.get(offset).key(), entries.get(offset).value(), 0, offset);
         }
         if (!entries.isEmpty()) {
             reader.batchApplied();
@@ -39,7 +39,7 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
         for (Entry entry : batch) {
             entries.add(entry);
             if (reader != null) {
-                reader.apply(entry.key(), entry.value(), entries.size() - 1);
+                reader.apply(entry.key(), entry.value(), 0, entries.size() - 1);
             }
         }
         if (reader != null && !batch.isEmpty()) {
@@ -56,6 +56,11 @@ public final class InMemoryJobStoreLogTestDouble implements JobStoreLog {
     @Override
     public ProducerRecord<byte[], byte[]> recordOf(Entry entry) {
         return new ProducerRecord<>(name(), 1, entry.key().getBytes(StandardCharsets.UTF_8), entry.value());
+    }
+
+    @Override
+    public synchronized java.util.Optional<byte[]> read(int partition, long offset) {
+        return offset < entries.size() ? java.util.Optional.ofNullable(entries.get((int) offset).value()) : java.util.Optional.empty();
     }
 
     @Override

@@ -143,7 +143,7 @@ class JobStoreIT {
         try (KafkaJobStoreLog log = KafkaJobStoreLog.open(KAFKA.cluster().clientProperties(), topic)) {
             log.follow(new JobStoreLog.Reader() {
                 @Override
-                public void apply(String key, byte[] value, long offset) {
+                public void apply(String key, byte[] value, int partition, long offset) {
                     if (key.equals("b") && failOnce.getAndSet(false)) {
                         throw new IllegalStateException("a reader that cannot go on, once");
                     }

@@ -120,6 +120,11 @@ class JobStoreTest {
             }
 
             @Override
+            public java.util.Optional<byte[]> read(int partition, long offset) {
+                return log.read(partition, offset);
+            }
+
+            @Override
             public void deleteTransactional(List<String> keys) {
                 log.deleteTransactional(keys);
             }

@@ -44,6 +44,8 @@ public final class BackgroundStatements implements AutoCloseable {
     static final int MAX_ATTEMPTS = 3;
     static final int MAX_RUNNING = Math.max(2, Runtime.getRuntime().availableProcessors());
     static final int MAX_WAITING = 32;
+    /** How long a finished statement and its result stay to be fetched; DELETE forgets one sooner. */
+    static final Duration RESULT_RETENTION = Duration.ofHours(24);
 
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundStatements.class);
 
@@ -118,6 +120,7 @@ public final class BackgroundStatements implements AutoCloseable {
         Set<Long> running = new java.util.HashSet<>();
         for (StatementJob statement : store.statements()) {
             if (statement.status() != StatementStatus.RUNNING) {
+                forgetIfExpired(statement, now);
                 continue;
             }
             long id = statement.id();
@@ -137,6 +140,14 @@ public final class BackgroundStatements implements AutoCloseable {
             }
         }
         seen.keySet().retainAll(running);
+    }
+
+    /** Results stay in the job store's topic until they are fetched and deleted, or for {@link #RESULT_RETENTION}. */
+    private void forgetIfExpired(StatementJob statement, Instant now) {
+        if (statement.finishedAt() != null && statement.finishedAt().plus(RESULT_RETENTION).isBefore(now)) {
+            store.removeStatement(statement.id());
+            LOG.info("Statement {} forgotten: it ended more than {} h ago", statement.id(), RESULT_RETENTION.toHours());
+        }
     }
 
     private synchronized boolean isWaitingHere(long id) {
