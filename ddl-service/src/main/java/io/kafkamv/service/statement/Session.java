@@ -155,11 +155,6 @@ public final class Session implements QueryEngine.Caller {
             : "canceling statement due to user request");
     }
 
-    /** Whether the statement running now was stopped by its statement_timeout. */
-    boolean timedOut() {
-        return timedOut;
-    }
-
     /** A statement begins; the client's own (not one inside it) starts its statement_timeout. */
     synchronized void beginStatement() {
         if (depth++ > 0) {
