@@ -172,6 +172,41 @@ class BackgroundStatementsIT {
         }
     }
 
+    @Test
+    void resultsNeverDeletedDoNotKeepARestartOnASmallHeapFromStarting() throws Exception {
+        // Each result is about 21 MB of JSON in the job store's topic (100,000 rows of 200 characters), 250 MB in all:
+        // kept in the heap as JSON trees, as before, they need well over the 256 MB the restarted instance has.
+        int statements = 12;
+        Path dataDir = workDir.resolve("data");
+        List<Long> ids = new java.util.ArrayList<>();
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            for (int i = 0; i < statements; i++) {
+                Response accepted = post(service, "/v1/statements?async=true",
+                    "SELECT x + " + i + " AS x, repeat('r', 200) AS padding FROM generate_series(1, 100000) AS s(x)");
+                assertThat(accepted.status()).as(accepted.body().toString()).isEqualTo(202);
+                ids.add(accepted.body().get("id").asLong());
+            }
+            assertThat(new Psql(service.pgPort()).run("WAIT").exitCode()).isZero();
+            for (long id : ids) {
+                JsonNode done = get(service, "/v1/statements/" + id).body();
+                assertThat(done.get("status").asText()).as(done.toString()).isEqualTo("DONE");
+            }
+        }
+
+        try (ServiceProcess service = ServiceProcess.startWithMaxHeap(dataDir, "256m")) {
+            long last = ids.get(statements - 1);
+            JsonNode first = get(service, "/v1/statements/" + last + "?page=0").body();
+            assertThat(first.at("/results/0/row_count").asInt()).as(first.toString()).isEqualTo(100_000);
+            int pages = first.at("/results/0/pages").asInt();
+            JsonNode end = get(service, "/v1/statements/" + last + "?page=" + (pages - 1)).body();
+            JsonNode lastRow = end.at("/results/0/rows").get(end.at("/results/0/rows").size() - 1);
+            assertThat(lastRow.get(0).asLong()).isEqualTo(100_000 + statements - 1);
+            assertThat(lastRow.get(1).asText()).hasSize(200);
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.value("SELECT count(*) FROM generate_series(1, 1000)")).isEqualTo("1000");
+        }
+    }
+
     private static Response post(ServiceProcess service, String path, String sql) throws Exception {
         return send(service, HttpRequest.newBuilder(uri(service, path)).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(JSON.createObjectNode().put("sql", sql)))).build());

@@ -49,12 +49,17 @@ public final class ServiceProcess implements AutoCloseable {
      * a restart after kill -9 was seen to stall with transactions left open (JobControlIT in CI).
      */
     public static ServiceProcess start(Path dataDir, String... extraArgs) throws IOException {
+        return startWithMaxHeap(dataDir, "1g", extraArgs);
+    }
+
+    /** As {@link #start}, with the JVM's {@code -Xmx} given, for tests of what a small heap must survive. */
+    public static ServiceProcess startWithMaxHeap(Path dataDir, String maxHeap, String... extraArgs) throws IOException {
         int pgPort = FreePorts.next();
         int httpPort = FreePorts.next();
         int kafkaPort = KAFKA_PORTS.computeIfAbsent(dataDir.toAbsolutePath().normalize(), dir -> FreePorts.next());
         List<String> command = new ArrayList<>(List.of(
             Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx1g",
+            "-Xmx" + maxHeap,
             "-jar", jar().toString(),
             "--data-dir", dataDir.toString(),
             "--pg-port", String.valueOf(pgPort),
