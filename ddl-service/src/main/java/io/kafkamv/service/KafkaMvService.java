@@ -15,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.kafkamv.embedded.EmbeddedKafkaCluster;
-import io.kafkamv.jobstore.Job;
-import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.JobStoreTopic;
 import io.kafkamv.jobstore.ObjectKind;
@@ -25,6 +23,7 @@ import io.kafkamv.service.background.BackgroundStatements;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
+import io.kafkamv.service.jobs.ForegroundJobWatch;
 import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
@@ -105,7 +104,7 @@ public final class KafkaMvService implements AutoCloseable {
             Duration.ofSeconds(60));
         started.push(store);
         String instanceId = instanceId(config.dataDir());
-        cancelOrphanedForegroundJobs(store, instanceId);
+        started.push(ForegroundJobWatch.start(store, instanceId));
 
         BearerTokens tokens = config.restTokensFile().map(BearerTokens::fromFile).orElse(BearerTokens.open());
         JobRates rates = JobRates.following(store);
@@ -162,24 +161,6 @@ public final class KafkaMvService implements AutoCloseable {
                 throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
             }
         };
-    }
-
-    /**
-     * A foreground job's client waits on the instance that accepted it. If that instance died, the
-     * client got an error, so the job must not go on: cancel it, as RisingWave does.
-     */
-    private static void cancelOrphanedForegroundJobs(JobStore store, String instanceId) {
-        for (Job job : store.jobs()) {
-            if (!job.background() && job.status() == JobStatus.CREATING && instanceId.equals(job.owner())) {
-                LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
-                    job.id(), job.objectName());
-                if (store.object(job.objectName()).filter(entry -> entry.jobId() == job.id()).isPresent()) {
-                    store.cancelAndFree(job.id(), job.objectName(), "client connection lost");
-                } else {
-                    store.cancel(job.id(), "client connection lost");
-                }
-            }
-        }
     }
 
     /** A stable id for this instance, kept in its data dir, so that a restart knows its own jobs. */

@@ -208,6 +208,28 @@ public final class JobStore implements AutoCloseable {
         LOG.info("Job {} ({}) -> CANCELLING, its name free: {}", id, objectName, reason);
     }
 
+    /**
+     * Cancels a job being created, with its object's name freed in the same write while the name is still the job's
+     * ({@link #cancelAndFree}); a name already taken by another create is left to it.
+     */
+    public void cancelCreate(Job job, String reason) {
+        if (object(job.objectName()).filter(entry -> entry.jobId() == job.id()).isPresent()) {
+            cancelAndFree(job.id(), job.objectName(), reason);
+        } else {
+            cancel(job.id(), reason);
+        }
+    }
+
+    /** Says that {@code instanceId} is alive, or that it stopped. */
+    public void heartbeat(String instanceId, boolean stopped) {
+        write(JobStoreKeys.instance(instanceId), serialize(new InstanceHeartbeat(instanceId, stopped, Instant.now())));
+    }
+
+    /** The latest heartbeat of an instance read here; none for an instance that never wrote one (or an older version). */
+    public Optional<LastHeard> lastHeard(String instanceId) {
+        return Optional.ofNullable(mirror.instances.get(instanceId));
+    }
+
     /** Why this instance cannot read the job store right now, if it cannot: it is then not ready for clients. */
     public Optional<String> readProblem() {
         return log.readProblem();

@@ -23,6 +23,8 @@ final class JobStoreKeys {
     static final String PROGRESS = "statement-progress/";
     /** {@code statement-rows/<id>/<statement index>/<page>}: a page of a finished statement's result rows. */
     static final String ROWS = "statement-rows/";
+    /** {@code instance/<id>}: an instance's latest heartbeat. */
+    static final String INSTANCE = "instance/";
     /** Writing this key returns an offset no other writer gets: the source of job ids. */
     static final String JOB_ID_CLAIM = "job-id-claim";
 
@@ -55,6 +57,10 @@ final class JobStoreKeys {
 
     static String progress(long id) {
         return PROGRESS + id;
+    }
+
+    static String instance(String id) {
+        return INSTANCE + id;
     }
 
     static String rows(long id, int index, int page) {

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What this instance has read of the job store's log, one typed table per kind of record: catalog
- * entries, jobs, cancels, background statements, their progress and their result pages. Written only
+ * entries, jobs, cancels, background statements, their progress and their result pages, instances' heartbeats. Written only
  * by the log's reader; read from any thread.
  */
 final class JobStoreMirror implements JobStoreLog.Reader {
@@ -40,6 +40,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<Long, StatementProgress> progress = new ConcurrentHashMap<>();
     /** Where each result page is in the log: pages can be tens of MB a statement, every instance mirrors the log. */
     final Map<String, PagePlace> resultPages = new ConcurrentHashMap<>();
+
+    /** Each instance's latest heartbeat, as read here. */
+    final Map<String, LastHeard> instances = new ConcurrentHashMap<>();
 
     /** Where a record is in the log, to read it again from there. */
     record PagePlace(int partition, long offset) {
@@ -113,6 +116,10 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                 put(progress, JobStoreKeys.id(key, JobStoreKeys.PROGRESS), read(value, StatementProgress.class));
             } else if (key.startsWith(JobStoreKeys.ROWS)) {
                 put(resultPages, key, value == null ? null : new PagePlace(partition, offset));
+            } else if (key.startsWith(JobStoreKeys.INSTANCE)) {
+                InstanceHeartbeat beat = read(value, InstanceHeartbeat.class);
+                put(instances, key.substring(JobStoreKeys.INSTANCE.length()),
+                    beat == null ? null : new LastHeard(beat.stopped(), System.nanoTime()));
             } else if (key.startsWith(JobStoreKeys.JOB)) {
                 applyJobRecord(JobStoreKeys.id(key, JobStoreKeys.JOB), value, offset);
             } else {

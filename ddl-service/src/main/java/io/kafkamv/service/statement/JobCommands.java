@@ -83,19 +83,10 @@ final class JobCommands {
             if (job.isEmpty()) {
                 throw SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist or is not being created");
             }
-            cancel(job.get(), "cancelled by user");
+            context.store().cancelCreate(job.get(), "cancelled by user");
             cancelled.add(Arrays.asList(id));
         }
         return new StatementResult.Rows(List.of(new ResultColumn("Id", SqlType.BIGINT)), cancelled, "CANCEL_JOBS");
-    }
-
-    /** Frees the object's name at once (in the write that cancels the job) and leaves the cleanup to the job runner. */
-    void cancel(Job job, String reason) {
-        if (context.store().object(job.objectName()).filter(entry -> entry.jobId() == job.id()).isPresent()) {
-            context.store().cancelAndFree(job.id(), job.objectName(), reason);
-        } else {
-            context.store().cancel(job.id(), reason);
-        }
     }
 
     /** ALTER MATERIALIZED VIEW v SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives restarts. */
@@ -161,7 +152,7 @@ final class JobCommands {
             try {
                 session.checkCancelled();
             } catch (SqlError cancelled) {
-                cancel(job.get(), "statement cancelled by the client");
+                context.store().cancelCreate(job.get(), "statement cancelled by the client");
                 throw cancelled;
             }
             long now = System.nanoTime();
@@ -174,11 +165,22 @@ final class JobCommands {
                 } catch (UncheckedIOException gone) {
                     // The client is gone (a foreground job's notices are the only writes while it waits): as for a
                     // cancel, its job must not go on, or it would make an object nobody asked for any more.
-                    cancel(job.get(), "the client disconnected");
+                    context.store().cancelCreate(job.get(), "the client disconnected");
                     throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: the client disconnected");
                 }
             }
-            pause();
+            try {
+                pause();
+            } catch (SqlError shutdown) {
+                // The instance stops: its client goes with it, so the job must not go on (see ForegroundJobWatch).
+                Thread.interrupted();
+                try {
+                    context.store().cancelCreate(job.get(), "client connection lost: the instance it was connected to stopped");
+                } finally {
+                    Thread.currentThread().interrupt();
+                }
+                throw shutdown;
+            }
         }
     }
 

@@ -359,7 +359,7 @@ public final class StatementExecutor {
             throw SqlError.of(SqlState.UNDEFINED_TABLE, kind + " \"" + name + "\" does not exist");
         }
         if (!entry.visible()) {
-            context.store().job(entry.jobId()).ifPresent(job -> jobs.cancel(job, "dropped while being created"));
+            context.store().job(entry.jobId()).ifPresent(job -> context.store().cancelCreate(job, "dropped while being created"));
             return new StatementResult.Command(drop.kind().dropTag());
         }
         return views.drop(entry, drop.cascade());

@@ -21,7 +21,10 @@ import io.kafkamv.it.support.ShownJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Steering jobs: backfill rate limits, Ctrl-C on a foreground create, and an instance dying under a job. */
+/**
+ * Steering jobs: backfill rate limits, Ctrl-C on a foreground create, a foreground create whose instance goes, and an
+ * instance dying under a job.
+ */
 class JobControlIT {
 
     @TempDir
@@ -100,6 +103,41 @@ class JobControlIT {
             await().atMost(Duration.ofSeconds(60))
                 .until(() -> KafkaAdmin.topicsOfJob(service.bootstrapServers(), id).isEmpty());
             assertThat(psql.run("SHOW MATERIALIZED VIEWS", "-A", "-t").stdout()).isEmpty();
+        }
+    }
+
+    @Test
+    void aForegroundCreateIsCancelledWhenItsClientsInstanceStopsOrDiesForGood() throws Exception {
+        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(workDir.resolve("kafka")).build().start()) {
+            String external = "--bootstrap-servers=" + kafka.bootstrapServers();
+            try (ServiceProcess staying = ServiceProcess.start(workDir.resolve("staying"), external)) {
+                Psql psql = new Psql(staying.pgPort());
+                fill(psql, 100_000);
+                for (boolean stopped : List.of(true, false)) {
+                    try (ServiceProcess leaving = ServiceProcess.start(workDir.resolve(stopped ? "stopped" : "killed"), external)) {
+                        Process foreground = new Psql(leaving.pgPort()).start(List.of("SET BACKFILL_RATE_LIMIT = 0",
+                            "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
+                        await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).size() == 1);
+                        long id = ShownJob.only(psql).id();
+                        if (stopped) {
+                            // Scaled down: it says so as it stops, and the job goes at once.
+                            assertThat(leaving.stop(Duration.ofSeconds(60))).as("stopped by SIGTERM").isEqualTo(143);
+                            await().atMost(Duration.ofSeconds(15)).until(() -> ShownJob.list(psql).isEmpty());
+                        } else {
+                            // Gone without a word: the job goes once it has not been heard from for 30 s.
+                            leaving.kill();
+                            await().atMost(Duration.ofSeconds(75)).until(() -> ShownJob.list(psql).isEmpty());
+                        }
+                        assertThat(Psql.await(foreground, "the CREATE whose instance went").exitCode()).isNotZero();
+                        await().atMost(Duration.ofSeconds(60))
+                            .until(() -> KafkaAdmin.topicsOfJob(kafka.bootstrapServers(), id).isEmpty());
+                        assertThat(psql.run("SHOW MATERIALIZED VIEWS", "-A", "-t").stdout()).isEmpty();
+                    }
+                }
+                assertThat(psql.run("CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t").exitCode())
+                    .as("the name is free again").isZero();
+                assertThat(psql.value("SELECT count(*) FROM m")).isEqualTo("100000");
+            }
         }
     }
 

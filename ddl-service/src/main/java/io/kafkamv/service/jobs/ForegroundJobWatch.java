@@ -1,0 +1,121 @@
+package io.kafkamv.service.jobs;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.LastHeard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A foreground job is wanted only while its client waits for it, connected to the instance that accepted the job (its
+ * owner). When that instance is gone, so is the client, and the job is cancelled, as RisingWave cancels a foreground
+ * job whose session ends. To tell, every instance writes a heartbeat to the job store every {@link #BEAT}, and says
+ * when it stops; each cancels its own foreground jobs left from before a restart, and those of an instance that said
+ * it stopped or has not been heard from for {@link #SILENCE}.
+ */
+public final class ForegroundJobWatch implements AutoCloseable {
+
+    static final Duration BEAT = Duration.ofSeconds(5);
+    /** Long enough for a garbage collection pause or a slow job-store write to pass, short against a backfill. */
+    static final Duration SILENCE = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(ForegroundJobWatch.class);
+
+    private final JobStore store;
+    private final String instanceId;
+    private final LongSupplier nanoClock;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "foreground-job-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    ForegroundJobWatch(JobStore store, String instanceId, LongSupplier nanoClock) {
+        this.store = store;
+        this.instanceId = instanceId;
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Says this instance is alive (before it takes clients, so that no foreground job of its own is older than its
+     * first heartbeat), cancels what its clients left when it last stopped, and watches the other instances.
+     */
+    public static ForegroundJobWatch start(JobStore store, String instanceId) {
+        ForegroundJobWatch watch = new ForegroundJobWatch(store, instanceId, System::nanoTime);
+        store.heartbeat(instanceId, false);
+        for (Job job : store.jobs()) {
+            if (waitedFor(job) && instanceId.equals(job.owner())) {
+                LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
+                    job.id(), job.objectName());
+                store.cancelCreate(job, "client connection lost");
+            }
+        }
+        long period = BEAT.toMillis();
+        watch.timer.scheduleWithFixedDelay(watch::beatAndCheck, period, period, TimeUnit.MILLISECONDS);
+        return watch;
+    }
+
+    private void beatAndCheck() {
+        try {
+            store.heartbeat(instanceId, false);
+            cancelJobsOfGoneInstances();
+        } catch (RuntimeException e) {
+            LOG.warn("Foreground job watch: {}", e.toString());
+        }
+    }
+
+    /** Cancels the foreground jobs whose owner said it stopped or has been silent for {@link #SILENCE}. */
+    void cancelJobsOfGoneInstances() {
+        boolean caughtUp = false;
+        for (Job seen : store.jobs()) {
+            if (!waitedFor(seen) || seen.owner() == null || seen.owner().equals(instanceId) || !gone(seen.owner())) {
+                continue;
+            }
+            if (!caughtUp) {
+                // Every instance watches: once one has cancelled the job, the others must see that rather than free
+                // the job's name again, which by then another CREATE may have taken.
+                store.catchUp();
+                caughtUp = true;
+            }
+            store.job(seen.id()).filter(job -> waitedFor(job) && gone(job.owner())).ifPresent(job -> {
+                String why = store.lastHeard(job.owner()).orElseThrow().stopped() ? "stopped" : "has not been heard from for "
+                    + SILENCE.toSeconds() + " s";
+                LOG.info("Cancelling foreground job {} ({}): instance {}, where its client waited, {}", job.id(),
+                    job.objectName(), job.owner(), why);
+                store.cancelCreate(job, "client connection lost: the instance it was connected to " + why);
+            });
+        }
+    }
+
+    /** An instance that never wrote a heartbeat may be of a version before them: it is left alone. */
+    private boolean gone(String instance) {
+        return store.lastHeard(instance)
+            .filter(heard -> heard.stopped() || nanoClock.getAsLong() - heard.readAtNanos() > SILENCE.toNanos())
+            .isPresent();
+    }
+
+    private static boolean waitedFor(Job job) {
+        return !job.background() && job.status() == JobStatus.CREATING;
+    }
+
+    /** Stops watching and says this instance stopped, so that the others cancel what its clients were waiting for. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+            store.heartbeat(instanceId, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not say in the job store that this instance stopped: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package io.kafkamv.jobstore;
+
+import java.time.Instant;
+
+/**
+ * An instance's sign of life: written every few seconds while it runs, and once with {@code stopped} when it stops.
+ * The others tell from it that the clients connected to an instance are gone (see {@link JobStore#lastHeard}).
+ */
+public record InstanceHeartbeat(String instance, boolean stopped, Instant at) {
+}
