@@ -27,6 +27,12 @@ public final class KafkaMvFunctions {
     /** {@code ->>}, parsed into a call of {@code jsonb_text_field}. */
     public static final SqlBinaryOperator JSON_TEXT_FIELD = new Arrow("->>", "jsonb_text_field", "jsonb_text_element");
 
+    /**
+     * PostgreSQL's {@code ^}, exponentiation: binds tighter than {@code *} and looser than a sign, from the left
+     * ({@code 2 ^ 3 ^ 2} is 64, {@code -2 ^ 2} is 4), parsed into a call of {@code power}.
+     */
+    public static final SqlBinaryOperator POWER_OPERATOR = new Caret();
+
     private KafkaMvFunctions() {
     }
 
@@ -62,10 +68,15 @@ public final class KafkaMvFunctions {
         DatePartFunction.addTo(schema);
         schema.add(EpochFunction.NAME, new EpochFunction());
         schema.add(DateDifferenceFunction.NAME, new DateDifferenceFunction());
+        schema.add(AgeFunction.NAME, AgeFunction.between());
+        schema.add(AgeFunction.NAME, AgeFunction.fromToday());
     }
 
-    /** Whether a call is one of the arrows {@code ->} and {@code ->>}, which PostgreSQL names as operators, ?column?. */
-    public static boolean isArrow(SqlCall call) {
+    /** Whether a call was written as an operator ({@code ->}, {@code ->>}, {@code ^}), which PostgreSQL names ?column?. */
+    public static boolean isOperator(SqlCall call) {
+        if (call.getOperator() instanceof PowerByCaret) {
+            return true;
+        }
         String name = call.getOperator().getName();
         return name.equals("jsonb_field") || name.equals("jsonb_element") || name.equals("jsonb_text_field")
             || name.equals("jsonb_text_element");
@@ -90,6 +101,24 @@ public final class KafkaMvFunctions {
             boolean index = operands.length == 2 && operands[1] instanceof SqlNumericLiteral;
             return new SqlUnresolvedFunction(new SqlIdentifier(index ? element : field, pos), null, null, null, null,
                 SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(functionQualifier, pos, operands);
+        }
+    }
+
+    private static final class Caret extends SqlBinaryOperator {
+        Caret() {
+            super("^", SqlKind.OTHER, 70, true, null, null, null);
+        }
+
+        @Override
+        public SqlCall createCall(SqlLiteral functionQualifier, SqlParserPos pos, SqlNode... operands) {
+            return new PowerByCaret(pos).createCall(functionQualifier, pos, operands);
+        }
+    }
+
+    /** Calcite's {@code POWER} once validated (it looks the call up by name); written as {@code ^} until then. */
+    private static final class PowerByCaret extends SqlUnresolvedFunction {
+        PowerByCaret(SqlParserPos pos) {
+            super(new SqlIdentifier("POWER", pos), null, null, null, null, SqlFunctionCategory.NUMERIC);
         }
     }
 }

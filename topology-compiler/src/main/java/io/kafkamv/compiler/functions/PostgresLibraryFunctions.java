@@ -18,7 +18,7 @@ import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
  */
 public final class PostgresLibraryFunctions {
 
-    private static final Set<String> OURS = Set.of("LENGTH");
+    private static final Set<String> OURS = Set.of("LENGTH", "AGE");
 
     /** PostgreSQL's names of functions Calcite has under another name, or that kafka-mv defines in its place. */
     private static final Map<String, String> CALCITE_NAMES = Map.of("TRUNC", "TRUNCATE",

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.functions.DatePartFunction;
+import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
@@ -146,7 +147,8 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             if (isNow(call)) {
                 return now(call.getParserPosition());
             }
-            if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function) {
+            if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function
+                && !KafkaMvFunctions.isOperator(call)) {
                 libraryFunction(function).ifPresent(basic::setOperator);
                 if (basic.getOperator().getName().equals("TO_TIMESTAMP") && basic.operandCount() == 2) {
                     // Calcite's to_timestamp(text, format) is a timestamp; PostgreSQL's is a timestamptz.

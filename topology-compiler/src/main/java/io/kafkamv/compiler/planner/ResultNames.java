@@ -105,7 +105,7 @@ public final class ResultNames {
         if (call.getKind() == SqlKind.EXISTS) {
             return new Figured("exists", true);
         }
-        if (KafkaMvFunctions.isArrow(call)) {
+        if (KafkaMvFunctions.isOperator(call)) {
             return Figured.NONE;
         }
         if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
