@@ -1,5 +1,8 @@
 package io.kafkamv.service.error;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresMathException;
@@ -48,6 +51,9 @@ public final class SqlErrors {
         };
     }
 
+    /** Calcite's error for a LIKE pattern it cannot read: the pattern, and where the escape is. */
+    private static final Pattern LIKE_ESCAPE = Pattern.compile("Invalid escape sequence '(.*)', (\\d+)", Pattern.DOTALL);
+
     public static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof NumberFormatException) {
@@ -63,6 +69,16 @@ public final class SqlErrors {
             }
             if (cause instanceof InvalidInputException invalid) {
                 return SqlError.of(stateOf(invalid.reason()), invalid.getMessage());
+            }
+            if (cause instanceof RuntimeException && cause.getMessage() != null) {
+                Matcher escape = LIKE_ESCAPE.matcher(cause.getMessage());
+                if (escape.matches()) {
+                    // Calcite's LIKE takes only _, % and the escape itself after the escape (PostgreSQL takes any).
+                    return SqlError.of(SqlState.INVALID_ESCAPE_SEQUENCE, Integer.parseInt(escape.group(2))
+                        == escape.group(1).length() - 1 ? "LIKE pattern must not end with escape character"
+                        : "invalid escape sequence in LIKE pattern '" + escape.group(1) + "': only _, % and the escape "
+                        + "character itself may follow the escape character");
+                }
             }
             if (cause instanceof ArithmeticException) {
                 String message = String.valueOf(cause.getMessage());

@@ -8,6 +8,7 @@ import io.kafkamv.compiler.postgres.NumericDivision;
 import io.kafkamv.compiler.postgres.Percentiles;
 import io.kafkamv.compiler.postgres.PostgresExpressions;
 import io.kafkamv.compiler.postgres.SetReturningFunctions;
+import io.kafkamv.compiler.postgres.WindowFunctions;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -105,7 +106,8 @@ public final class PostgresQueryRules {
             }
             RexBuilder rex = visited.getCluster().getRexBuilder();
             visited = visited.accept(new PostgresExpressions(rex));
-            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new SessionValues(rex, caller)) : visited;
+            return beforeProgram ? visited.accept(new NumericWindowSums(rex)).accept(new WindowFunctions(rex))
+                .accept(new SessionValues(rex, caller)) : visited;
         }
     }
 

@@ -147,6 +147,13 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             if (isNow(call)) {
                 return now(call.getParserPosition());
             }
+            if ((call.getKind() == SqlKind.LIKE || call.getKind() == SqlKind.SIMILAR) && call.operandCount() == 2) {
+                // PostgreSQL's LIKE and SIMILAR TO escape with a backslash unless told otherwise; SQL's have no escape:
+                // 'a_c' LIKE 'a\_c' was false.
+                visitOperands(call);
+                return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
+                    call.operand(0), call.operand(1), SqlLiteral.createCharString("\\", call.getParserPosition()));
+            }
             if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function
                 && !KafkaMvFunctions.isOperator(call)) {
                 libraryFunction(function).ifPresent(basic::setOperator);

@@ -19,7 +19,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * {@code sqrt}, {@code ln}, {@code log10}, {@code power} and {@code exp} of doubles fail where PostgreSQL's do,
  * with its words, instead of giving NaN or Infinity (Calcite's, from Java's Math) or an internal error:
  * {@code sqrt(-1)} is "cannot take square root of a negative number", {@code ln(0)} "cannot take logarithm of
- * zero", {@code exp(1000)} "value out of range: overflow".
+ * zero", {@code exp(1000)} "value out of range: overflow". And {@code round} of a double rounds half to even, as
+ * PostgreSQL's (the C library's {@code rint}): {@code round(2.5::float8)} is 2, where Calcite said 3.
  */
 public final class CheckedMath extends RexShuttle {
 
@@ -28,7 +29,8 @@ public final class CheckedMath extends RexShuttle {
         SqlStdOperatorTable.LN, checked("ln"),
         SqlStdOperatorTable.LOG10, checked("log10"),
         SqlStdOperatorTable.POWER, checked("power"),
-        SqlStdOperatorTable.EXP, checked("exp"));
+        SqlStdOperatorTable.EXP, checked("exp"),
+        SqlStdOperatorTable.ROUND, checked("round"));
 
     private final RexBuilder rexBuilder;
 
@@ -44,7 +46,8 @@ public final class CheckedMath extends RexShuttle {
     public RexNode visitCall(RexCall call) {
         RexNode visited = super.visitCall(call);
         if (!(visited instanceof RexCall math) || !CHECKED.containsKey(math.getOperator())
-            || math.getType().getSqlTypeName() != SqlTypeName.DOUBLE) {
+            || math.getType().getSqlTypeName() != SqlTypeName.DOUBLE
+            || math.getOperator() == SqlStdOperatorTable.ROUND && math.getOperands().size() != 1) {
             return visited;
         }
         SqlUserDefinedFunction function = CHECKED.get(math.getOperator());
@@ -99,6 +102,11 @@ public final class CheckedMath extends RexShuttle {
             throw new PostgresMathException("cannot take logarithm of a negative number", Reason.LOGARITHM);
         }
         return value;
+    }
+
+    @Strict
+    public static double round(double value) {
+        return Math.rint(value);
     }
 
     /** An infinite result of finite arguments overflowed; one of infinite arguments is PostgreSQL's answer too. */

@@ -11,7 +11,8 @@ import org.apache.calcite.rex.RexShuttle;
  * ({@link NumericDivision}), numerics without a scale that keep each value's digits
  * ({@link UnconstrainedNumerics}), casts to text that write what PostgreSQL writes ({@link TextCasts}), timestamps
  * cast to timestamptz with their fraction of a second ({@link TimestampCasts}), mathematical functions that
- * fail where PostgreSQL's do ({@link CheckedMath}) and {@code pg_typeof} ({@link TypeNames}).
+ * fail where PostgreSQL's do ({@link CheckedMath}), {@code upper} and {@code lower} by character ({@link CaseMapping})
+ * and {@code pg_typeof} ({@link TypeNames}).
  * Aggregates differ between the two paths: a view's accumulators sum and
  * average as PostgreSQL does themselves, a batch query's aggregates are rewritten before Calcite runs them.
  */
@@ -24,6 +25,7 @@ public final class PostgresExpressions extends RexShuttle {
     private final CheckedMath checkedMath;
     private final TimestampCasts timestampCasts;
     private final TypeNames typeNames;
+    private final CaseMapping caseMapping;
 
     public PostgresExpressions(RexBuilder rexBuilder) {
         this.checkedIntegers = new CheckedIntegerArithmetic(rexBuilder);
@@ -33,12 +35,13 @@ public final class PostgresExpressions extends RexShuttle {
         this.checkedMath = new CheckedMath(rexBuilder);
         this.timestampCasts = new TimestampCasts(rexBuilder);
         this.typeNames = new TypeNames(rexBuilder);
+        this.caseMapping = new CaseMapping(rexBuilder);
     }
 
     /** Each shuttle rewrites the whole call, its operands too, so the three are applied to the outermost call only. */
     @Override
     public RexNode visitCall(RexCall call) {
         return call.accept(typeNames).accept(division).accept(unconstrained).accept(textCasts).accept(timestampCasts)
-            .accept(checkedMath).accept(checkedIntegers);
+            .accept(checkedMath).accept(checkedIntegers).accept(caseMapping);
     }
 }
