@@ -459,6 +459,18 @@ void JsonArrow(List<Object> list, ExprContext exprContext, Span s) :
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
 }
 
+/** PostgreSQL's {@code ts AT TIME ZONE zone}, a call of {@code timezone(zone, ts)} (KafkaMvFunctions.AT_TIME_ZONE). */
+void AtTimeZone(List<Object> list, ExprContext exprContext, Span s) :
+{
+}
+{
+    <AT> <TIME> <ZONE> {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(io.kafkamv.compiler.functions.KafkaMvFunctions.AT_TIME_ZONE, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
 /** PostgreSQL's regular-expression match operators: ~, ~* (ignoring case), !~ and !~* (not matching). */
 void RegexMatch(List<Object> list, ExprContext exprContext, Span s) :
 {

@@ -33,6 +33,9 @@ public final class KafkaMvFunctions {
      */
     public static final SqlBinaryOperator POWER_OPERATOR = new Caret();
 
+    /** PostgreSQL's {@code ts AT TIME ZONE zone}, parsed into a call of {@code timezone(zone, ts)}. */
+    public static final SqlBinaryOperator AT_TIME_ZONE = new AtTimeZone();
+
     private KafkaMvFunctions() {
     }
 
@@ -70,6 +73,7 @@ public final class KafkaMvFunctions {
         schema.add(DateDifferenceFunction.NAME, new DateDifferenceFunction());
         schema.add(AgeFunction.NAME, AgeFunction.between());
         schema.add(AgeFunction.NAME, AgeFunction.fromToday());
+        TimeZoneFunction.addTo(schema);
     }
 
     /** Whether a call was written as an operator ({@code ->}, {@code ->>}, {@code ^}), which PostgreSQL names ?column?. */
@@ -119,6 +123,19 @@ public final class KafkaMvFunctions {
     private static final class PowerByCaret extends SqlUnresolvedFunction {
         PowerByCaret(SqlParserPos pos) {
             super(new SqlIdentifier("POWER", pos), null, null, null, null, SqlFunctionCategory.NUMERIC);
+        }
+    }
+
+    /** Binds tighter than {@code ^} and looser than a sign, as in PostgreSQL. */
+    private static final class AtTimeZone extends SqlBinaryOperator {
+        AtTimeZone() {
+            super("AT TIME ZONE", SqlKind.OTHER, 75, true, null, null, null);
+        }
+
+        @Override
+        public SqlCall createCall(SqlLiteral functionQualifier, SqlParserPos pos, SqlNode... operands) {
+            return new SqlUnresolvedFunction(new SqlIdentifier(TimeZoneFunction.NAME, pos), null, null, null, null,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(functionQualifier, pos, operands[1], operands[0]);
         }
     }
 }
