@@ -129,7 +129,7 @@ public final class KafkaMvFunctions {
     /** Binds tighter than {@code ^} and looser than a sign, as in PostgreSQL. */
     private static final class AtTimeZone extends SqlBinaryOperator {
         AtTimeZone() {
-            super("AT TIME ZONE", SqlKind.OTHER, 75, true, null, null, null);
+            super("AT TIME ZONE", SqlKind.OTHER, 74, true, null, null, null);
         }
 
         @Override
