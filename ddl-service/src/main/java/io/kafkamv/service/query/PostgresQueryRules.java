@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.kafkamv.compiler.functions.SystemFunctions;
 import io.kafkamv.compiler.postgres.NumericDivision;
+import io.kafkamv.compiler.postgres.NumericSpread;
 import io.kafkamv.compiler.postgres.Percentiles;
 import io.kafkamv.compiler.postgres.PostgresExpressions;
 import io.kafkamv.compiler.postgres.SetReturningFunctions;
@@ -113,11 +114,14 @@ public final class PostgresQueryRules {
 
     /**
      * The aggregate with PostgreSQL's sums and averages: each numeric AVG a SUM and a COUNT and a
-     * projection that divides them, and each SUM of bigints, also an average's, a SUM of numerics.
+     * projection that divides them, each SUM of bigints, also an average's, a SUM of numerics, and each standard
+     * deviation or variance of integers or numerics a sum, a sum of squares and a count and a projection of
+     * {@link NumericSpread}.
      */
     private static RelNode withPostgresAggregates(Aggregate aggregate) {
         if (aggregate.getAggCallList().stream()
-                .noneMatch(call -> isNumericAverage(call) || isSumOfBigints(aggregate, call) || isPercentile(call))) {
+                .noneMatch(call -> isNumericAverage(call) || isSumOfBigints(aggregate, call) || isPercentile(call)
+                    || isNumericSpread(aggregate, call))) {
             return aggregate;
         }
         RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
@@ -131,6 +135,15 @@ public final class PostgresQueryRules {
                 calls.add(builder.aggregateCall(SqlLibraryOperators.ARRAY_AGG, value)
                     .sort(order.direction.isDescending() ? builder.desc(value) : value)
                     .filter(call.filterArg < 0 ? null : builder.field(call.filterArg)));
+                continue;
+            }
+            if (isNumericSpread(aggregate, call)) {
+                RexNode value = NumericDivision.asDecimal(rex, builder.field(call.getArgList().get(0)));
+                RexNode filter = call.filterArg < 0 ? null : builder.field(call.filterArg);
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, value).distinct(call.isDistinct()).filter(filter));
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, builder.call(SqlStdOperatorTable.MULTIPLY, value, value))
+                    .distinct(call.isDistinct()).filter(filter));
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, value).distinct(call.isDistinct()).filter(filter));
                 continue;
             }
             boolean average = isNumericAverage(call);
@@ -157,6 +170,10 @@ public final class PostgresQueryRules {
             if (isNumericAverage(call)) {
                 columns.add(NumericDivision.divide(rex, call.getType(), builder.field(next), builder.field(next + 1)));
                 next += 2;
+            } else if (isNumericSpread(aggregate, call)) {
+                columns.add(rex.makeCall(call.getType(), NumericSpread.BY_KIND.get(call.getAggregation().getKind()),
+                    List.of(builder.field(next), builder.field(next + 1), builder.field(next + 2))));
+                next += 3;
             } else if (isPercentile(call)) {
                 columns.add(rex.makeCall(call.getType(), call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT
                     ? Percentiles.CONTINUOUS : Percentiles.DISCRETE, List.of(builder.field(next++),
@@ -186,6 +203,13 @@ public final class PostgresQueryRules {
                     + " must be a constant");
         }
         return rex.makeCast(rex.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), fraction);
+    }
+
+    /** A standard deviation or variance of integers or numerics, which PostgreSQL computes in numerics (see {@link NumericSpread}). */
+    private static boolean isNumericSpread(Aggregate aggregate, AggregateCall call) {
+        return NumericSpread.BY_KIND.containsKey(call.getAggregation().getKind()) && call.getArgList().size() == 1
+            && SqlTypeName.EXACT_TYPES.contains(aggregate.getInput().getRowType().getFieldList()
+                .get(call.getArgList().get(0)).getType().getSqlTypeName());
     }
 
     private static boolean isSumOfBigints(Aggregate aggregate, AggregateCall call) {
