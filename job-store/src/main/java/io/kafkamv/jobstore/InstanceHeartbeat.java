@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * An instance's sign of life: written every few seconds while it runs, and once with {@code stopped} when it stops.
- * The others tell from it that the clients connected to an instance are gone (see {@link JobStore#lastHeard}).
+ * The others tell from it that the clients connected to an instance are gone (see {@link JobStore#lastHeard}); they go
+ * by when they read it, never by {@code at}, the writer's clock, which is there for people reading the topic.
  */
 public record InstanceHeartbeat(String instance, boolean stopped, Instant at) {
 }

@@ -186,8 +186,16 @@ public final class JobStore implements AutoCloseable {
      * including transactions committed by then.
      */
     public void catchUp() {
-        write(JobStoreKeys.JOB_ID_CLAIM, new byte[0]);
+        catchUpAppends();
         log.catchUpTransactions();
+    }
+
+    /**
+     * Returns once this instance has read every record written before the call outside transactions: the catalog,
+     * jobs, cancels. Unlike {@link #catchUp} it does not wait for a background statement's open transaction.
+     */
+    public void catchUpAppends() {
+        write(JobStoreKeys.JOB_ID_CLAIM, new byte[0]);
     }
 
     /** Cancels a job for good: from now on it is CANCELLING everywhere, whatever is written to it later. */

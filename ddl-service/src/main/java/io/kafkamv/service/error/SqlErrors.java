@@ -10,6 +10,9 @@ import io.kafkamv.compiler.types.PostgresMathException;
 /** The compiler's errors, and the data errors of running a statement, as SQL errors with PostgreSQL's codes. */
 public final class SqlErrors {
 
+    /** Calcite's error for a LIKE pattern it cannot read: the pattern, and where the escape is. */
+    private static final Pattern LIKE_ESCAPE = Pattern.compile("Invalid escape sequence '(.*)', (\\d+)", Pattern.DOTALL);
+
     private SqlErrors() {
     }
 
@@ -50,9 +53,6 @@ public final class SqlErrors {
             case INVALID_REGULAR_EXPRESSION -> SqlState.INVALID_REGULAR_EXPRESSION;
         };
     }
-
-    /** Calcite's error for a LIKE pattern it cannot read: the pattern, and where the escape is. */
-    private static final Pattern LIKE_ESCAPE = Pattern.compile("Invalid escape sequence '(.*)', (\\d+)", Pattern.DOTALL);
 
     public static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {

@@ -31,7 +31,8 @@ public final class ForegroundJobWatch implements AutoCloseable {
     private final JobStore store;
     private final String instanceId;
     private final LongSupplier nanoClock;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    /** Two threads: a check waiting on the job store must not hold back the heartbeat. */
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, runnable -> {
         Thread thread = new Thread(runnable, "foreground-job-watch");
         thread.setDaemon(true);
         return thread;
@@ -51,21 +52,23 @@ public final class ForegroundJobWatch implements AutoCloseable {
         ForegroundJobWatch watch = new ForegroundJobWatch(store, instanceId, System::nanoTime);
         store.heartbeat(instanceId, false);
         for (Job job : store.jobs()) {
-            if (waitedFor(job) && instanceId.equals(job.owner())) {
+            if (watch.waitedFor(job) && instanceId.equals(job.owner())) {
                 LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
                     job.id(), job.objectName());
                 store.cancelCreate(job, "client connection lost");
             }
         }
         long period = BEAT.toMillis();
-        watch.timer.scheduleWithFixedDelay(watch::beatAndCheck, period, period, TimeUnit.MILLISECONDS);
+        watch.timer.scheduleAtFixedRate(() -> watch.safely(() -> store.heartbeat(instanceId, false)), period, period,
+            TimeUnit.MILLISECONDS);
+        watch.timer.scheduleWithFixedDelay(() -> watch.safely(watch::cancelJobsOfGoneInstances), period, period,
+            TimeUnit.MILLISECONDS);
         return watch;
     }
 
-    private void beatAndCheck() {
+    private void safely(Runnable task) {
         try {
-            store.heartbeat(instanceId, false);
-            cancelJobsOfGoneInstances();
+            task.run();
         } catch (RuntimeException e) {
             LOG.warn("Foreground job watch: {}", e.toString());
         }
@@ -79,9 +82,11 @@ public final class ForegroundJobWatch implements AutoCloseable {
                 continue;
             }
             if (!caughtUp) {
-                // Every instance watches: once one has cancelled the job, the others must see that rather than free
-                // the job's name again, which by then another CREATE may have taken.
-                store.catchUp();
+                // Every instance watches: once one has cancelled the job, the others should see that rather than free
+                // the job's name again, which by then another CREATE may have taken. This narrows that race to the
+                // moment between reading and writing; it does not close it (a name's tombstone is not conditional),
+                // as for two users cancelling one job at once.
+                store.catchUpAppends();
                 caughtUp = true;
             }
             store.job(seen.id()).filter(job -> waitedFor(job) && gone(job.owner())).ifPresent(job -> {
@@ -101,8 +106,9 @@ public final class ForegroundJobWatch implements AutoCloseable {
             .isPresent();
     }
 
-    private static boolean waitedFor(Job job) {
-        return !job.background() && job.status() == JobStatus.CREATING;
+    /** A foreground job being created, whose latest record this instance can read (else it may be long created). */
+    private boolean waitedFor(Job job) {
+        return !job.background() && job.status() == JobStatus.CREATING && store.unreadable(job.id()).isEmpty();
     }
 
     /** Stops watching and says this instance stopped, so that the others cancel what its clients were waiting for. */

@@ -140,10 +140,10 @@ public final class PostgresQueryRules {
             if (isNumericSpread(aggregate, call)) {
                 RexNode value = NumericDivision.asDecimal(rex, builder.field(call.getArgList().get(0)));
                 RexNode filter = call.filterArg < 0 ? null : builder.field(call.filterArg);
-                calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, value).distinct(call.isDistinct()).filter(filter));
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, value).filter(filter));
                 calls.add(builder.aggregateCall(SqlStdOperatorTable.SUM, builder.call(SqlStdOperatorTable.MULTIPLY, value, value))
-                    .distinct(call.isDistinct()).filter(filter));
-                calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, value).distinct(call.isDistinct()).filter(filter));
+                    .filter(filter));
+                calls.add(builder.aggregateCall(SqlStdOperatorTable.COUNT, value).filter(filter));
                 continue;
             }
             boolean average = isNumericAverage(call);
@@ -205,9 +205,14 @@ public final class PostgresQueryRules {
         return rex.makeCast(rex.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), fraction);
     }
 
-    /** A standard deviation or variance of integers or numerics, which PostgreSQL computes in numerics (see {@link NumericSpread}). */
+    /**
+     * A standard deviation or variance of integers or numerics, which PostgreSQL computes in numerics (see
+     * {@link NumericSpread}). Not with DISTINCT: the sum of distinct squares is not the sum of the distinct values'
+     * squares (-1 and 1), so those stay Calcite's.
+     */
     private static boolean isNumericSpread(Aggregate aggregate, AggregateCall call) {
-        return NumericSpread.BY_KIND.containsKey(call.getAggregation().getKind()) && call.getArgList().size() == 1
+        return NumericSpread.BY_KIND.containsKey(call.getAggregation().getKind()) && !call.isDistinct()
+            && call.getArgList().size() == 1
             && SqlTypeName.EXACT_TYPES.contains(aggregate.getInput().getRowType().getFieldList()
                 .get(call.getArgList().get(0)).getType().getSqlTypeName());
     }

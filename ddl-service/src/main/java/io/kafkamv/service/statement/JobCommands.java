@@ -126,13 +126,21 @@ final class JobCommands {
         var entry = context.catalog().entry(name).orElseThrow(() ->
             SqlError.of(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
         if (!entry.visible()) {
-            awaitCreated(session, entry.jobId(), Notices.NONE);
+            await(session, entry.jobId(), Notices.NONE, false);
         }
         return new StatementResult.Command("WAIT");
     }
 
-    /** Waits for one job to create its object, with a notice about once a second. */
+    /**
+     * A foreground CREATE's wait for its job, with a notice about once a second: the job exists for this wait, so a wait
+     * that ends early (Ctrl-C, a timeout, the client gone, the instance stopping) cancels it.
+     */
     void awaitCreated(Session session, long jobId, Notices notices) {
+        await(session, jobId, notices, true);
+    }
+
+    /** Waits for a job to create its object; only a wait that {@code ownsJob} cancels the job when it ends early. */
+    private void await(Session session, long jobId, Notices notices, boolean ownsJob) {
         String reported = null;
         long lastNotice = 0;
         while (true) {
@@ -152,7 +160,9 @@ final class JobCommands {
             try {
                 session.checkCancelled();
             } catch (SqlError cancelled) {
-                context.store().cancelCreate(job.get(), "statement cancelled by the client");
+                if (ownsJob) {
+                    context.store().cancelCreate(job.get(), "statement cancelled by the client");
+                }
                 throw cancelled;
             }
             long now = System.nanoTime();
@@ -172,6 +182,9 @@ final class JobCommands {
             try {
                 pause();
             } catch (SqlError shutdown) {
+                if (!ownsJob) {
+                    throw shutdown;
+                }
                 // The instance stops: its client goes with it, so the job must not go on (see ForegroundJobWatch).
                 Thread.interrupted();
                 try {

@@ -183,7 +183,7 @@ final class ViewCommands {
             JobStatus.CREATING, null, range.start(), range.end(), Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());
         if (!context.store().acceptJob(job, entry)) {
-            context.store().cancel(job.id(), "another create of " + entry.name() + " came first");
+            context.store().cancelCreate(job, "another create of " + entry.name() + " came first");
             alreadyExists(entry.name(), false, notices);
             throw SqlError.of(SqlState.DUPLICATE_TABLE, "relation \"" + entry.name() + "\" already exists");
         }

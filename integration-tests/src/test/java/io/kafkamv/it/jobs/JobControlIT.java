@@ -87,6 +87,23 @@ class JobControlIT {
     }
 
     @Test
+    void aWaitThatEndsEarlyLeavesTheBackgroundJobItWaitedFor() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 1_000);
+            Psql.Result waited = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t", "SET statement_timeout = '1s'", "WAIT MATERIALIZED VIEW m"));
+            assertThat(waited.stderr()).contains("canceling statement due to statement timeout");
+
+            // Only a foreground CREATE's own wait cancels its job; this one was accepted in the background.
+            assertThat(ShownJob.list(psql)).hasSize(1);
+            assertThat(psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
+            assertThat(psql.run("WAIT").exitCode()).isZero();
+            assertThat(psql.value("SELECT count(*) FROM m")).isEqualTo("1000");
+        }
+    }
+
+    @Test
     void aForegroundCreateWhoseClientIsGoneIsCancelled() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());

@@ -72,10 +72,14 @@ public final class TimeZoneFunction implements ScalarFunction, ImplementableFunc
         return RexImpTable.createImplementor(new ReflectiveCallNotNullImplementor(method), NullPolicy.STRICT, false);
     }
 
-    /** A timestamp's wall-clock time in the zone, as an instant: Calcite's values are milliseconds since 1970. */
+    /**
+     * A timestamp's wall-clock time in the zone, as an instant: Calcite's values are milliseconds since 1970. A time the
+     * clocks pass twice (when they go back) is the later one, in standard time, as PostgreSQL reads it; one they skip is
+     * moved forward by the gap, as there.
+     */
     public static long ofLocal(String zone, long local) {
         return LocalDateTime.ofEpochSecond(Math.floorDiv(local, 1000), Math.floorMod(local, 1000) * 1_000_000, ZoneOffset.UTC)
-            .atZone(zone(zone)).toInstant().toEpochMilli();
+            .atZone(zone(zone)).withLaterOffsetAtOverlap().toInstant().toEpochMilli();
     }
 
     /** The zone's wall-clock time at an instant. */

@@ -38,7 +38,7 @@ public final class PostgresExpressions extends RexShuttle {
         this.caseMapping = new CaseMapping(rexBuilder);
     }
 
-    /** Each shuttle rewrites the whole call, its operands too, so the three are applied to the outermost call only. */
+    /** Each shuttle rewrites the whole call, its operands too, so they are applied to the outermost call only. */
     @Override
     public RexNode visitCall(RexCall call) {
         return call.accept(typeNames).accept(division).accept(unconstrained).accept(textCasts).accept(timestampCasts)

@@ -43,7 +43,8 @@ public final class WindowFunctions extends RexShuttle {
                 // (rank - 1) / (rows in the partition - 1), 0 for a partition of one row.
                 RexNode rows = count(window.partitionKeys, ImmutableList.of(), RexWindowBounds.UNBOUNDED_FOLLOWING, false);
                 RexNode rank = over(call.getType(), SqlStdOperatorTable.RANK, List.of(), window.partitionKeys,
-                    window.orderKeys, RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.CURRENT_ROW, false);
+                    window.orderKeys, RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.CURRENT_ROW,
+                    RexWindowExclusion.EXCLUDE_NO_OTHER, false);
                 RexNode one = rex.makeExactLiteral(java.math.BigDecimal.ONE);
                 yield rex.makeCall(SqlStdOperatorTable.CASE,
                     rex.makeCall(SqlStdOperatorTable.LESS_THAN_OR_EQUAL, rows, one), rex.makeZeroLiteral(call.getType()),
@@ -60,7 +61,7 @@ public final class WindowFunctions extends RexShuttle {
             case NTH_VALUE -> {
                 RexNode inFrame = over(rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT), SqlStdOperatorTable.COUNT,
                     List.of(), window.partitionKeys, window.orderKeys, window.getLowerBound(), window.getUpperBound(),
-                    window.isRows());
+                    window.getExclude(), window.isRows());
                 yield rex.makeCall(SqlStdOperatorTable.CASE,
                     rex.makeCall(SqlStdOperatorTable.GREATER_THAN_OR_EQUAL, inFrame, call.getOperands().get(1)), call,
                     rex.makeNullLiteral(call.getType()));
@@ -73,14 +74,14 @@ public final class WindowFunctions extends RexShuttle {
                           boolean rows) {
         RelDataType bigint = rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT);
         return over(bigint, SqlStdOperatorTable.COUNT, List.of(), partitionKeys, orderKeys,
-            RexWindowBounds.UNBOUNDED_PRECEDING, upper, rows);
+            RexWindowBounds.UNBOUNDED_PRECEDING, upper, RexWindowExclusion.EXCLUDE_NO_OTHER, rows);
     }
 
     private RexNode over(RelDataType type, SqlAggFunction function, List<RexNode> operands, List<RexNode> partitionKeys,
                          ImmutableList<RexFieldCollation> orderKeys, RexWindowBound lower, RexWindowBound upper,
-                         boolean rows) {
-        return rex.makeOver(type, function, operands, partitionKeys, orderKeys, lower, upper,
-            RexWindowExclusion.EXCLUDE_NO_OTHER, rows, true, false, false, false);
+                         RexWindowExclusion exclude, boolean rows) {
+        return rex.makeOver(type, function, operands, partitionKeys, orderKeys, lower, upper, exclude, rows, true, false,
+            false, false);
     }
 
     private RexNode doubled(RexNode value) {
