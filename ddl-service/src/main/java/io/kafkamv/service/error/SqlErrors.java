@@ -22,6 +22,7 @@ public final class SqlErrors {
             case UNKNOWN_OBJECT -> SqlState.UNDEFINED_TABLE;
             case UNKNOWN_COLUMN -> SqlState.UNDEFINED_COLUMN;
             case UNKNOWN_TYPE -> SqlState.UNDEFINED_OBJECT;
+            case UNKNOWN_FUNCTION -> SqlState.UNDEFINED_FUNCTION;
             case CANNOT_CAST -> SqlState.CANNOT_COERCE;
             case FORBIDDEN -> SqlState.INSUFFICIENT_PRIVILEGE;
             case DUPLICATE_OBJECT -> SqlState.DUPLICATE_TABLE;
@@ -36,11 +37,6 @@ public final class SqlErrors {
         return SqlError.at(state, e.getMessage(), e.position(), e.hint().orElse(null));
     }
 
-    /**
-     * An exception a statement threw while it ran, as the error a client should see: bad data in an
-     * expression (a string that is not a number, a division by zero) has its own code; anything else
-     * is an internal error, logged by the caller, whose message does not show the stack.
-     */
     /** The SQLSTATE PostgreSQL gives text that is no value of its type, by why it is not. */
     public static SqlState stateOf(InvalidInputException.Reason reason) {
         return switch (reason) {
@@ -54,6 +50,11 @@ public final class SqlErrors {
         };
     }
 
+    /**
+     * An exception a statement threw while it ran, as the error a client should see: bad data in an
+     * expression (a string that is not a number, a division by zero) has its own code; anything else
+     * is an internal error, logged by the caller, whose message does not show the stack.
+     */
     public static SqlError fromRunning(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof NumberFormatException) {

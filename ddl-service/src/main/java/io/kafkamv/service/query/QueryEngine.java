@@ -1,6 +1,5 @@
 package io.kafkamv.service.query;
 
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -40,13 +39,9 @@ import org.apache.calcite.sql.parser.SqlParseException;
  */
 public final class QueryEngine {
 
-    static {
-        try {
-            Class.forName("org.apache.calcite.jdbc.Driver");
-        } catch (ClassNotFoundException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** Calcite's driver, preparing queries with PostgreSQL's validation rules. */
+    private static final org.apache.calcite.jdbc.Driver DRIVER =
+        new org.apache.calcite.jdbc.Driver().withPrepareFactory(PostgresPrepare::new);
 
     private final CatalogService catalog;
     private final RelationReader reader;
@@ -215,7 +210,7 @@ public final class QueryEngine {
     }
 
     private java.sql.Connection connect() throws SQLException {
-        java.sql.Connection connection = DriverManager.getConnection("jdbc:calcite:", SqlDialect.connectionProperties());
+        java.sql.Connection connection = DRIVER.connect("jdbc:calcite:", SqlDialect.connectionProperties());
         SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
         for (CatalogEntry entry : catalog.store().objects()) {
             if (entry.visible() && entry.definition() != null && entry.definition().has("schema")) {
@@ -297,6 +292,12 @@ public final class QueryEngine {
             return new CompileException(CompileException.Category.UNSUPPORTED,
                 "the statement is too large to run: its expressions compile to more than 64 KB of code", 0,
                 "split a long IN list into a table and join it, or run the statement in parts");
+        }
+        if (message.startsWith("Unable to implement")) {
+            // Calcite planned an expression its executor has no code for; the plan it names means nothing to a user.
+            return new CompileException(CompileException.Category.UNSUPPORTED,
+                "this query uses a function or operator in a form kafka-mv cannot run yet", 0,
+                "write the expression another way (a cast, or another function)");
         }
         return new CompileException(CompileException.Category.TYPE, message, 0, null);
     }

@@ -10,6 +10,17 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 /** Calcite's validation errors in PostgreSQL's words, with their place in the statement. */
 public final class CalciteErrors {
 
+    /** PostgreSQL's hint for a call no function or operator matches. */
+    private static final String NO_MATCH_HINT =
+        "No %s matches the given name and argument types. You might need to add explicit type casts.";
+
+    /** Calcite's error for a call of a function or operator of its own whose arguments' types it takes in no form. */
+    private static final Pattern CANNOT_APPLY =
+        Pattern.compile("Cannot apply '(.+?)' to arguments of type '(.+?)'\\. Supported form\\(s\\).*", Pattern.DOTALL);
+
+    /** A type in one of Calcite's signatures: {@code <DECIMAL(5, 1)>}, {@code <INTEGER ARRAY>}. */
+    private static final Pattern SIGNATURE_TYPE = Pattern.compile("<([^<>]+)>");
+
     private static final Pattern CANNOT_CAST =
         Pattern.compile("Cast function cannot convert value of type (.+?)(?: NOT NULL)? to type (.+?)(?: NOT NULL)?");
 
@@ -43,11 +54,58 @@ public final class CalciteErrors {
                 + cast.group(1).toLowerCase(Locale.ROOT) + " to " + cast.group(2).toLowerCase(Locale.ROOT), position, null);
         }
         if (message.startsWith("No match found for function signature")) {
-            return new CompileException(CompileException.Category.TYPE,
+            return new CompileException(CompileException.Category.UNKNOWN_FUNCTION,
                 "function " + message.substring("No match found for function signature ".length()) + " does not exist",
-                position, "no function matches the given name and argument types");
+                position, NO_MATCH_HINT.formatted("function"));
+        }
+        Matcher apply = CANNOT_APPLY.matcher(message);
+        if (apply.matches()) {
+            String name = apply.group(1);
+            String signature = SIGNATURE_TYPE.matcher(apply.group(2))
+                .replaceAll(type -> Matcher.quoteReplacement(postgresTypeName(type.group(1))));
+            if (signature.startsWith(name + "(")) {
+                return new CompileException(CompileException.Category.UNKNOWN_FUNCTION, "function "
+                    + name.toLowerCase(Locale.ROOT) + signature.substring(name.length()) + " does not exist",
+                    position, NO_MATCH_HINT.formatted("function"));
+            }
+            if (signature.startsWith(name)) {
+                return new CompileException(CompileException.Category.UNKNOWN_FUNCTION, "operator does not exist: "
+                    + name + " " + signature.substring(name.length()), position,
+                    "No operator matches the given name and argument type. You might need to add an explicit type cast.");
+            }
+            return new CompileException(CompileException.Category.UNKNOWN_FUNCTION, "operator does not exist: "
+                + signature, position, NO_MATCH_HINT.formatted("operator"));
         }
         return new CompileException(CompileException.Category.TYPE, message, position, null);
+    }
+
+    /** A type as Calcite writes it in a signature ({@code DECIMAL(5, 1)}), by PostgreSQL's name ({@code numeric}). */
+    static String postgresTypeName(String calcite) {
+        String type = calcite.replace(" NOT NULL", "");
+        if (type.endsWith(" ARRAY")) {
+            return postgresTypeName(type.substring(0, type.length() - " ARRAY".length())) + "[]";
+        }
+        int parenthesis = type.indexOf('(');
+        String base = parenthesis < 0 ? type : type.substring(0, parenthesis);
+        if (base.startsWith("INTERVAL")) {
+            return "interval";
+        }
+        return switch (base) {
+            case "TINYINT", "SMALLINT" -> "smallint";
+            case "INTEGER" -> "integer";
+            case "BIGINT" -> "bigint";
+            case "DECIMAL" -> "numeric";
+            case "REAL", "FLOAT" -> "real";
+            case "DOUBLE" -> "double precision";
+            case "CHAR", "VARCHAR" -> "text";
+            case "BINARY", "VARBINARY" -> "bytea";
+            case "BOOLEAN" -> "boolean";
+            case "TIMESTAMP" -> "timestamp without time zone";
+            case "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_TZ" -> "timestamp with time zone";
+            case "TIME" -> "time without time zone";
+            case "NULL" -> "unknown";
+            default -> base.toLowerCase(Locale.ROOT);
+        };
     }
 
     private static String between(String text, String start, String end) {

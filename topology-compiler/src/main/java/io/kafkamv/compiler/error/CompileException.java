@@ -17,6 +17,8 @@ public final class CompileException extends RuntimeException {
         SYNTAX, UNKNOWN_OBJECT, UNKNOWN_COLUMN, DUPLICATE_OBJECT, TYPE, UNSUPPORTED, INVALID_OPTION,
         /** A type name no type has. */
         UNKNOWN_TYPE,
+        /** A function or operator with no form for the arguments' types. */
+        UNKNOWN_FUNCTION,
         /** A cast between types that have none. */
         CANNOT_CAST,
         /** Something the statement may not touch, as an internal topic. */

@@ -7,6 +7,7 @@ import io.kafkamv.compiler.error.CalciteErrors;
 import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.parser.SqlDialect;
 import io.kafkamv.compiler.parser.SqlStatementParser;
+import io.kafkamv.compiler.postgres.PostgresValidator;
 import io.kafkamv.compiler.types.CalciteTypes;
 import io.kafkamv.compiler.types.PostgresTypeSystem;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -36,7 +37,6 @@ import org.apache.calcite.sql.fun.SqlLibraryOperatorTableFactory;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -106,7 +106,7 @@ public final class QueryPlanner {
             SqlStdOperatorTable.instance(),
             SqlLibraryOperatorTableFactory.INSTANCE.getOperatorTable(SqlLibrary.POSTGRESQL),
             catalogReader);
-        SqlValidator validator = SqlValidatorUtil.newValidator(operators, catalogReader, typeFactory,
+        SqlValidator validator = new PostgresValidator(operators, catalogReader, typeFactory,
             SqlValidator.Config.DEFAULT
                 .withConformance(SqlDialect.parserConfig().conformance())
                 .withIdentifierExpansion(true));
