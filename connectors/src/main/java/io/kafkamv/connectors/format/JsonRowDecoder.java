@@ -125,7 +125,7 @@ public final class JsonRowDecoder {
             case DOUBLE -> number(field).doubleValue();
             case DECIMAL -> number(field);
             case VARCHAR -> field.isTextual() ? field.textValue() : field.toString();
-            case JSONB -> field.isTextual() ? field.textValue() : field.toString();
+            case JSONB -> field.isTextual() ? field.textValue() : JsonbText.of(field);
             case DATE -> (int) LocalDate.parse(text(field)).toEpochDay();
             case TIME -> (int) (LocalTime.parse(text(field)).toNanoOfDay() / 1_000_000);
             case TIMESTAMP, TIMESTAMPTZ -> field.isNumber() ? field.longValue() : epochMillis(text(field));

@@ -24,7 +24,7 @@ class JsonRowDecoderTest {
             + "\"at\": \"2024-02-29T10:00:00Z\", \"meta\": {\"tags\": [1, 2]}, \"ok\": true, \"extra\": 1}");
 
         assertThat(row).containsExactly(7L, "tea", new BigDecimal("2.50"), 19_782, 1_709_200_800_000L,
-            "{\"tags\":[1,2]}", true);
+            "{\"tags\": [1, 2]}", true);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresDatetimes;
 import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.compiler.types.PostgresTextInput;
+import io.kafkamv.connectors.format.JsonbText;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.service.error.SqlError;
@@ -39,7 +40,8 @@ public final class JdbcValues {
                 case REAL -> number(value).floatValue();
                 case DOUBLE -> number(value).doubleValue();
                 case DECIMAL -> numeric(value instanceof BigDecimal d ? d : new BigDecimal(value.toString().trim()), column);
-                case VARCHAR, JSONB -> value.toString();
+                case VARCHAR -> value.toString();
+                case JSONB -> JsonbText.of(value.toString());
                 case DATE -> value instanceof java.sql.Date date ? (int) date.toLocalDate().toEpochDay()
                     : (int) PostgresDatetimes.parse(value.toString(), type).toLocalDate().toEpochDay();
                 case TIME -> value instanceof java.sql.Time time ? time.toLocalTime().toSecondOfDay() * 1000

@@ -1,23 +1,14 @@
 package io.kafkamv.compiler.functions;
 
-import java.lang.reflect.Method;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
-import java.util.stream.IntStream;
 
 import io.kafkamv.compiler.types.PostgresInterval;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
+
+import static io.kafkamv.compiler.functions.MethodFunction.parameter;
 
 /**
  * PostgreSQL's {@code age(later, earlier)} and {@code age(earlier)} (from today's midnight): the difference in years,
@@ -26,49 +17,21 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * days (it said {@code 1 mon 15 days}). The result is PostgreSQL's text of the interval: kafka-mv's intervals hold
  * either months or days, not both.
  */
-public final class AgeFunction implements ScalarFunction, ImplementableFunction {
+public final class AgeFunction {
 
     public static final String NAME = "age";
 
     private static final long DAY = 86_400_000L;
-    private final Method method;
-    private final int arity;
 
-    private AgeFunction(String method, int arity) {
-        try {
-            this.method = AgeFunction.class.getMethod(method, IntStream.range(0, arity).mapToObj(i -> long.class)
-                .toArray(Class<?>[]::new));
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
-        this.arity = arity;
+    private AgeFunction() {
     }
 
-    /** {@code age(later, earlier)}. */
-    static AgeFunction between() {
-        return new AgeFunction("age", 2);
-    }
-
-    /** {@code age(earlier)}: from midnight today (UTC, every session's time zone). */
-    static AgeFunction fromToday() {
-        return new AgeFunction("ageFromToday", 1);
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-        return IntStream.range(0, arity)
-            .mapToObj(i -> FunctionParameters.of(i, i == arity - 1 ? "earlier" : "later", SqlTypeName.TIMESTAMP))
-            .toList();
-    }
-
-    @Override
-    public RelDataType getReturnType(RelDataTypeFactory types) {
-        return types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true);
-    }
-
-    @Override
-    public CallImplementor getImplementor() {
-        return RexImpTable.createImplementor(new ReflectiveCallNotNullImplementor(method), NullPolicy.STRICT, false);
+    /** {@code age(later, earlier)}, and {@code age(earlier)}: from midnight today (UTC, every session's time zone). */
+    static void addTo(SchemaPlus schema) {
+        schema.add(NAME, MethodFunction.of(AgeFunction.class, "age", SqlTypeName.VARCHAR,
+            parameter("later", SqlTypeName.TIMESTAMP), parameter("earlier", SqlTypeName.TIMESTAMP)));
+        schema.add(NAME, MethodFunction.of(AgeFunction.class, "ageFromToday", SqlTypeName.VARCHAR,
+            parameter("earlier", SqlTypeName.TIMESTAMP)));
     }
 
     /** Called by the generated code with Calcite's values of two timestamps: milliseconds since 1970-01-01. */

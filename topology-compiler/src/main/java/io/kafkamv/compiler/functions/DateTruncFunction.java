@@ -1,25 +1,17 @@
 package io.kafkamv.compiler.functions;
 
-import java.lang.reflect.Method;
 import java.time.DayOfWeek;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
 import java.util.List;
-import java.util.Map;
 
 import io.kafkamv.compiler.types.InvalidInputException;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
+
+import static io.kafkamv.compiler.functions.MethodFunction.parameter;
 
 /**
  * PostgreSQL's {@code date_trunc('unit', timestamp)}. Calcite's grammar turns every {@code date_trunc(...)}
@@ -28,41 +20,29 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * works on Calcite's own timestamp value (wall-clock milliseconds read as UTC), so no time zone of the
  * JVM comes into it.
  */
-public final class DateTruncFunction implements ScalarFunction, ImplementableFunction {
+public final class DateTruncFunction {
 
-    private static final Method TRUNCATE;
-
-    static {
-        try {
-            TRUNCATE = DateTruncFunction.class.getMethod("truncate", String.class, long.class);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+    private DateTruncFunction() {
     }
-
-    private final SqlTypeName type;
 
     /**
-     * For a timestamp, or a timestamptz (truncated at UTC, the time zone of every session): each gives its own
-     * type back, as in PostgreSQL. Both are the same milliseconds to {@link #truncate}.
+     * For a timestamp, and a timestamptz (truncated at UTC, the time zone of every session): each gives its own type
+     * back, as in PostgreSQL. Both are the same milliseconds to {@link #truncate}. Upper case: the validator looks the
+     * parsed call up by its operator's name, DATE_TRUNC.
      */
-    public DateTruncFunction(SqlTypeName type) {
-        this.type = type;
+    static void addTo(SchemaPlus schema) {
+        for (SqlTypeName type : List.of(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)) {
+            schema.add("DATE_TRUNC", MethodFunction.of(DateTruncFunction.class, "truncate", type,
+                parameter("field", SqlTypeName.VARCHAR), parameter("source", type)));
+        }
+        schema.add("DATE_TRUNC", MethodFunction.of(DateTruncFunction.class, "truncateDate",
+            SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, parameter("field", SqlTypeName.VARCHAR),
+            parameter("source", SqlTypeName.DATE)));
     }
 
-    @Override
-    public List<FunctionParameter> getParameters() {
-        return List.of(FunctionParameters.of(0, "field", SqlTypeName.VARCHAR), FunctionParameters.of(1, "source", type));
-    }
-
-    @Override
-    public RelDataType getReturnType(RelDataTypeFactory types) {
-        return types.createTypeWithNullability(types.createSqlType(type, 3), true);
-    }
-
-    @Override
-    public CallImplementor getImplementor() {
-        return RexImpTable.createImplementor(new ReflectiveCallNotNullImplementor(TRUNCATE), NullPolicy.STRICT, false);
+    /** A date is truncated as the timestamptz of its midnight (UTC), as PostgreSQL casts it: the result is one too. */
+    public static long truncateDate(String field, int days) {
+        return truncate(field, days * 86_400_000L);
     }
 
     /** {@code timestamp} (milliseconds of wall-clock time, as UTC) truncated to {@code field}, PostgreSQL's way. */

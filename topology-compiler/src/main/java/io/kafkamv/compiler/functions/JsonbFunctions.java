@@ -1,21 +1,34 @@
 package io.kafkamv.compiler.functions;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.connectors.format.JsonbText;
 
 /**
  * PostgreSQL's {@code ->} and {@code ->>} over JSONB kept as text: the parser turns
  * {@code doc -> 'key'} into {@code jsonb_field(doc, 'key')}, {@code doc ->> 'key'} into
  * {@code jsonb_text_field(doc, 'key')}, and with a number into {@code jsonb_element} and
  * {@code jsonb_text_element}. Anything absent, or a document that is not JSON, gives NULL, as
- * PostgreSQL does for absent fields.
+ * PostgreSQL does for absent fields. JSON comes out as PostgreSQL prints a jsonb ({@link JsonbText}).
  */
 public final class JsonbFunctions {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The name the parser gives a cast to {@code jsonb}, which makes text PostgreSQL's jsonb text. */
+    public static final String TO_JSONB = "kafka_mv_jsonb";
 
     private JsonbFunctions() {
+    }
+
+    /** {@code text::jsonb}: the JSON as jsonb prints it; text that is not JSON is an error, as in PostgreSQL. */
+    public static String toJsonb(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return JsonbText.of(json);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("invalid input syntax for type json", InvalidInputException.Reason.SYNTAX);
+        }
     }
 
     /** {@code doc -> 'key'}: the field as JSON text ({@code null} for JSON null). */
@@ -39,24 +52,22 @@ public final class JsonbFunctions {
     }
 
     private static String json(JsonNode node) {
-        return node == null ? null : node.toString();
+        return node == null ? null : JsonbText.of(node);
     }
 
     private static String text(JsonNode node) {
         if (node == null || node.isNull()) {
             return null;
         }
-        return node.isTextual() ? node.textValue() : node.toString();
+        return node.isTextual() ? node.textValue() : JsonbText.of(node);
     }
 
     private static JsonNode select(String json, Object selector) {
         if (json == null || selector == null) {
             return null;
         }
-        JsonNode document;
-        try {
-            document = MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
+        JsonNode document = JsonbText.parse(json);
+        if (document == null) {
             return null;
         }
         if (selector instanceof Number index) {

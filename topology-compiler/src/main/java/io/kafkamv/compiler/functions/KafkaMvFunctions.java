@@ -13,7 +13,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The functions kafka-mv adds to Calcite's, for views and queries alike: whoever plans SQL adds
@@ -40,6 +39,7 @@ public final class KafkaMvFunctions {
     }
 
     public static void addTo(SchemaPlus schema) {
+        schema.add(JsonbFunctions.TO_JSONB, ScalarFunctionImpl.create(JsonbFunctions.class, "toJsonb"));
         schema.add("jsonb_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbField"));
         schema.add("jsonb_text_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextField"));
         schema.add("jsonb_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbElement"));
@@ -54,8 +54,11 @@ public final class KafkaMvFunctions {
         schema.add(TextFunctions.LTRIM, ScalarFunctionImpl.create(TextFunctions.class, "ltrimSpaces"));
         schema.add(TextFunctions.RTRIM, ScalarFunctionImpl.create(TextFunctions.class, "rtrim"));
         schema.add(TextFunctions.RTRIM, ScalarFunctionImpl.create(TextFunctions.class, "rtrimSpaces"));
+        schema.add("quote_literal", ScalarFunctionImpl.create(TextFunctions.class, "quoteLiteral"));
+        schema.add("quote_nullable", ScalarFunctionImpl.create(TextFunctions.class, "quoteNullable"));
         schema.add("gen_random_uuid", ScalarFunctionImpl.create(TextFunctions.class, "genRandomUuid"));
         schema.add(TextFunctions.STRING_TO_ARRAY, TextArrayFunction.of("stringToArray", 2));
+        schema.add(TextFunctions.SUBSTRING_MATCH, ScalarFunctionImpl.create(TextFunctions.class, "substringMatch"));
         schema.add("regexp_match", TextArrayFunction.of("regexpMatch", 2));
         schema.add("regexp_match", TextArrayFunction.of("regexpMatch", 3));
         schema.add("version", ScalarFunctionImpl.create(SystemFunctions.class, "version"));
@@ -65,15 +68,17 @@ public final class KafkaMvFunctions {
         schema.add(SystemFunctions.CURRENT_SETTING, ScalarFunctionImpl.create(SystemFunctions.class, "currentSetting"));
         schema.add(SystemFunctions.PG_TYPEOF, ScalarFunctionImpl.create(SystemFunctions.class, "pgTypeof"));
         schema.add(UnconstrainedNumerics.FUNCTION_NAME, UnconstrainedNumerics.function());
-        // Upper case: the validator looks the parsed call up by its operator's name, DATE_TRUNC.
-        schema.add("DATE_TRUNC", new DateTruncFunction(SqlTypeName.TIMESTAMP));
-        schema.add("DATE_TRUNC", new DateTruncFunction(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
+        DateTruncFunction.addTo(schema);
         DatePartFunction.addTo(schema);
         schema.add(EpochFunction.NAME, new EpochFunction());
-        schema.add(DateDifferenceFunction.NAME, new DateDifferenceFunction());
-        schema.add(AgeFunction.NAME, AgeFunction.between());
-        schema.add(AgeFunction.NAME, AgeFunction.fromToday());
+        DateDifferenceFunction.addTo(schema);
+        AgeFunction.addTo(schema);
         TimeZoneFunction.addTo(schema);
+        schema.add("div", ScalarFunctionImpl.create(NumericFunctions.class, "div"));
+        schema.add("gcd", ScalarFunctionImpl.create(NumericFunctions.class, "gcd"));
+        schema.add("lcm", ScalarFunctionImpl.create(NumericFunctions.class, "lcm"));
+        DateConstructors.addTo(schema);
+        ByteaEncodings.addTo(schema);
     }
 
     /** Whether a call was written as an operator ({@code ->}, {@code ->>}, {@code ^}), which PostgreSQL names ?column?. */

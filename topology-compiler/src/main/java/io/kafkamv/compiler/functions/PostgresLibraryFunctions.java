@@ -31,7 +31,7 @@ public final class PostgresLibraryFunctions {
         Map.entry(DatePartFunction.DATE_PART, "date_part"), Map.entry(DatePartFunction.EXTRACT, "extract"),
         Map.entry(TextFunctions.LEFT, "left"), Map.entry(TextFunctions.RIGHT, "right"),
         Map.entry(TextFunctions.LTRIM, "ltrim"), Map.entry(TextFunctions.RTRIM, "rtrim"),
-        Map.entry(TextFunctions.STRING_TO_ARRAY, "string_to_array"));
+        Map.entry(TextFunctions.STRING_TO_ARRAY, "string_to_array"), Map.entry(TextFunctions.SUBSTRING_MATCH, "substring"));
 
     private static final Set<String> NAMES = SqlLibraryOperatorTableFactory.INSTANCE
         .getOperatorTable(SqlLibrary.POSTGRESQL).getOperatorList().stream()

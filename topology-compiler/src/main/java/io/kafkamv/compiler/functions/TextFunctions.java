@@ -26,6 +26,9 @@ public final class TextFunctions {
     public static final String RTRIM = "kafka_mv_rtrim";
     public static final String STRING_TO_ARRAY = "kafka_mv_string_to_array";
 
+    /** The name the parser gives {@code substring(text FROM pattern)}, a regular expression's match. */
+    public static final String SUBSTRING_MATCH = "kafka_mv_substring_match";
+
     private TextFunctions() {
     }
 
@@ -98,6 +101,18 @@ public final class TextFunctions {
         return text.substring(0, end);
     }
 
+    /** {@code quote_literal(text)}: the text as a string literal, quotes doubled; with a backslash, an E'' literal. */
+    @Strict
+    public static String quoteLiteral(String text) {
+        String quoted = "'" + text.replace("'", "''").replace("\\", "\\\\") + "'";
+        return text.indexOf('\\') >= 0 ? "E" + quoted : quoted;
+    }
+
+    /** {@code quote_nullable(text)}: as {@code quote_literal}, and {@code NULL} for null. */
+    public static String quoteNullable(String text) {
+        return text == null ? "NULL" : quoteLiteral(text);
+    }
+
     /** {@code gen_random_uuid()}: a version 4 UUID, as text. A new one for each row, so never folded into a constant. */
     @NonDeterministic
     public static String genRandomUuid() {
@@ -125,6 +140,19 @@ public final class TextFunctions {
         return parts;
     }
 
+    /**
+     * {@code substring(text FROM pattern)}: the part of the text the regular expression's first parenthesized
+     * group matches, or the whole match when it has no group; null when it does not match.
+     */
+    @Strict
+    public static String substringMatch(String text, String pattern) {
+        Matcher matcher = compile(pattern, 0).matcher(text);
+        if (!matcher.find()) {
+            return null;
+        }
+        return matcher.groupCount() == 0 ? matcher.group() : matcher.group(1);
+    }
+
     /** {@code regexp_match(text, pattern)}: the first match's groups (or the match, without groups), null if none. */
     public static List<String> regexpMatch(String text, String pattern) {
         return regexpMatch(text, pattern, "");
@@ -136,14 +164,8 @@ public final class TextFunctions {
             throw new InvalidInputException("regexp_match() does not support the \"global\" option",
                 InvalidInputException.Reason.INVALID_PARAMETER);
         }
-        Matcher matcher;
-        try {
-            matcher = Pattern.compile(pattern, flags.contains("i") ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0)
-                .matcher(text);
-        } catch (PatternSyntaxException e) {
-            throw new InvalidInputException("invalid regular expression: " + e.getDescription(),
-                InvalidInputException.Reason.INVALID_REGULAR_EXPRESSION);
-        }
+        Matcher matcher = compile(pattern, flags.contains("i") ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0)
+            .matcher(text);
         if (!matcher.find()) {
             return null;
         }
@@ -155,5 +177,14 @@ public final class TextFunctions {
             groups.add(matcher.group(i));
         }
         return groups;
+    }
+
+    private static Pattern compile(String pattern, int flags) {
+        try {
+            return Pattern.compile(pattern, flags);
+        } catch (PatternSyntaxException e) {
+            throw new InvalidInputException("invalid regular expression: " + e.getDescription(),
+                InvalidInputException.Reason.INVALID_REGULAR_EXPRESSION);
+        }
     }
 }

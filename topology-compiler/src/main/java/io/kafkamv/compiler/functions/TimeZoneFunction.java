@@ -1,27 +1,18 @@
 package io.kafkamv.compiler.functions;
 
-import java.lang.reflect.Method;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.kafkamv.compiler.types.InvalidInputException;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.ReflectiveCallNotNullImplementor;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
+
+import static io.kafkamv.compiler.functions.MethodFunction.parameter;
 
 /**
  * PostgreSQL's {@code ts AT TIME ZONE zone}, parsed into {@code timezone(zone, ts)} as PostgreSQL names it: a
@@ -30,7 +21,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code 'utc'}); PostgreSQL's abbreviations ({@code 'EST'}, {@code 'CET'}) and POSIX offsets ({@code '+05'}, which
  * PostgreSQL reads as five hours west) are refused rather than read another way than PostgreSQL reads them.
  */
-public final class TimeZoneFunction implements ScalarFunction, ImplementableFunction {
+public final class TimeZoneFunction {
 
     public static final String NAME = "timezone";
 
@@ -38,38 +29,14 @@ public final class TimeZoneFunction implements ScalarFunction, ImplementableFunc
         .filter(id -> id.contains("/") || id.equals("UTC") || id.equals("GMT"))
         .collect(Collectors.toUnmodifiableMap(id -> id.toLowerCase(Locale.ROOT), ZoneId::of, (a, b) -> a));
 
-    private final SqlTypeName from;
-    private final SqlTypeName to;
-    private final Method method;
-
-    private TimeZoneFunction(SqlTypeName from, SqlTypeName to, String method) {
-        this.from = from;
-        this.to = to;
-        try {
-            this.method = TimeZoneFunction.class.getMethod(method, String.class, long.class);
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
+    private TimeZoneFunction() {
     }
 
     public static void addTo(SchemaPlus schema) {
-        schema.add(NAME, new TimeZoneFunction(SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, "ofLocal"));
-        schema.add(NAME, new TimeZoneFunction(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.TIMESTAMP, "ofInstant"));
-    }
-
-    @Override
-    public List<FunctionParameter> getParameters() {
-        return List.of(FunctionParameters.of(0, "zone", SqlTypeName.VARCHAR), FunctionParameters.of(1, "value", from));
-    }
-
-    @Override
-    public RelDataType getReturnType(RelDataTypeFactory types) {
-        return types.createTypeWithNullability(types.createSqlType(to, 3), true);
-    }
-
-    @Override
-    public CallImplementor getImplementor() {
-        return RexImpTable.createImplementor(new ReflectiveCallNotNullImplementor(method), NullPolicy.STRICT, false);
+        schema.add(NAME, MethodFunction.of(TimeZoneFunction.class, "ofLocal", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+            parameter("zone", SqlTypeName.VARCHAR), parameter("value", SqlTypeName.TIMESTAMP)));
+        schema.add(NAME, MethodFunction.of(TimeZoneFunction.class, "ofInstant", SqlTypeName.TIMESTAMP,
+            parameter("zone", SqlTypeName.VARCHAR), parameter("value", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)));
     }
 
     /**

@@ -9,9 +9,11 @@ import java.util.regex.Pattern;
 
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.functions.DatePartFunction;
+import io.kafkamv.compiler.functions.JsonbFunctions;
 import io.kafkamv.compiler.functions.KafkaMvFunctions;
 import io.kafkamv.compiler.functions.PostgresLibraryFunctions;
 import io.kafkamv.compiler.functions.SystemFunctions;
+import io.kafkamv.compiler.functions.TextFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import io.kafkamv.compiler.postgres.BooleanCasts;
 import io.kafkamv.compiler.postgres.DatetimeArithmetic;
@@ -153,6 +155,15 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 visitOperands(call);
                 return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
                     call.operand(0), call.operand(1), SqlLiteral.createCharString("\\", call.getParserPosition()));
+            }
+            if (call.getOperator() == SqlStdOperatorTable.SUBSTRING && call.operandCount() == 2
+                && call.operand(1) instanceof SqlCharStringLiteral) {
+                // PostgreSQL's substring(text FROM pattern) with a text is a regular expression's match; Calcite's
+                // took the pattern for a start position.
+                visitOperands(call);
+                return new SqlUnresolvedFunction(new SqlIdentifier(TextFunctions.SUBSTRING_MATCH, call.getParserPosition()),
+                    null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
+                    .createCall(call.getParserPosition(), call.getOperandList());
             }
             if (call instanceof SqlBasicCall basic && basic.getOperator() instanceof SqlUnresolvedFunction function
                 && !KafkaMvFunctions.isOperator(call)) {
@@ -318,6 +329,12 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                 if (type == SqlType.BOOLEAN || type == SqlType.SMALLINT || type == SqlType.INTEGER || type == SqlType.BIGINT) {
                     ((SqlBasicCall) call).setOperator(BooleanCasts.CAST);
                 }
+            }
+            if (type == SqlType.JSONB && spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("jsonb")) {
+                // jsonb is text here, printed as PostgreSQL prints a jsonb; json keeps the text as written, as there.
+                operand = new SqlUnresolvedFunction(new SqlIdentifier(JsonbFunctions.TO_JSONB, call.getParserPosition()),
+                    null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
+                    .createCall(call.getParserPosition(), operand);
             }
             if (type == SqlType.DECIMAL && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
                 && basic.getPrecision() < 0) {

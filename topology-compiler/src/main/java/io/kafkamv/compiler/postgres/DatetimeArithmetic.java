@@ -26,7 +26,7 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 /**
  * PostgreSQL's {@code +} and {@code -} on dates, times and timestamps, where Calcite's operators refuse the types or
  * answer otherwise: {@code timestamp - timestamp} and {@code time - time} are intervals, {@code date - date} an
- * integer (days), {@code date ± integer} a date, and {@code date ± interval '...'} a timestamp (Calcite's is a date,
+ * integer (days), {@code date ± integer} a date, and {@code date ± interval '...'} a timestamp, of days or months (Calcite's is a date,
  * which drops the hours; SQL's whole-days {@code date + INTERVAL '1' DAY} stays a date).
  *
  * <p>The parser writes every {@code +} and {@code -} as one of these operators ({@link #adopt}). When the validator
@@ -90,9 +90,9 @@ public final class DatetimeArithmetic {
                 basic.setOperand(1, days(call.operand(1)));
             } else if (!minus && isWholeNumber(left) && right == SqlTypeName.DATE) {
                 basic.setOperand(0, days(call.operand(0)));
-            } else if (left == SqlTypeName.DATE && isDayTimeInterval(right)) {
+            } else if (left == SqlTypeName.DATE && isPostgresInterval(right)) {
                 basic.setOperand(0, timestamp(call.operand(0)));
-            } else if (!minus && isDayTimeInterval(left) && right == SqlTypeName.DATE) {
+            } else if (!minus && isPostgresInterval(left) && right == SqlTypeName.DATE) {
                 basic.setOperand(1, timestamp(call.operand(1)));
             }
             return basic.getOperator().deriveType(validator, scope, basic);
@@ -132,12 +132,14 @@ public final class DatetimeArithmetic {
         }
 
         /**
-         * An interval of hours, minutes or seconds, as PostgreSQL's interval literals are here ({@code interval '1 day'}
-         * is a DAY TO SECOND). A whole-days {@code INTERVAL '1' DAY} is not: it is what a date plus a whole number
-         * is written as in a view's stored SQL, which must read back as a date.
+         * An interval of months or of hours, minutes or seconds, as PostgreSQL's interval literals are here
+         * ({@code interval '1 day'} is a DAY TO SECOND, {@code interval '1 month'} a MONTH). A whole-days
+         * {@code INTERVAL '1' DAY} is not: it is what a date plus a whole number is written as in a view's stored SQL,
+         * which must read back as a date.
          */
-        private static boolean isDayTimeInterval(SqlTypeName type) {
-            return type.getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME && type != SqlTypeName.INTERVAL_DAY;
+        private static boolean isPostgresInterval(SqlTypeName type) {
+            return type.getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME && type != SqlTypeName.INTERVAL_DAY
+                || type.getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
         }
     }
 }

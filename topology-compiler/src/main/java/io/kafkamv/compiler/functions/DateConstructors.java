@@ -1,0 +1,61 @@
+package io.kafkamv.compiler.functions;
+
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+
+import io.kafkamv.compiler.types.InvalidInputException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import static io.kafkamv.compiler.functions.MethodFunction.parameter;
+
+/**
+ * PostgreSQL's {@code make_date(year, month, day)} and {@code make_timestamp(year, month, day, hour, min, sec)}, in
+ * Calcite's values of a date (days since 1970) and a timestamp (milliseconds). A negative year is a year BC, as in
+ * PostgreSQL (there is no year 0); seconds keep their fraction to the millisecond, kafka-mv's precision.
+ */
+public final class DateConstructors {
+
+    private static final long DAY = 86_400_000L;
+
+    private DateConstructors() {
+    }
+
+    static void addTo(SchemaPlus schema) {
+        schema.add("make_date", MethodFunction.of(DateConstructors.class, "makeDate", SqlTypeName.DATE,
+            parameter("year", SqlTypeName.INTEGER), parameter("month", SqlTypeName.INTEGER),
+            parameter("day", SqlTypeName.INTEGER)));
+        schema.add("make_timestamp", MethodFunction.of(DateConstructors.class, "makeTimestamp", SqlTypeName.TIMESTAMP,
+            parameter("year", SqlTypeName.INTEGER), parameter("month", SqlTypeName.INTEGER),
+            parameter("mday", SqlTypeName.INTEGER), parameter("hour", SqlTypeName.INTEGER),
+            parameter("min", SqlTypeName.INTEGER), parameter("sec", SqlTypeName.DOUBLE)));
+    }
+
+    public static int makeDate(int year, int month, int day) {
+        return Math.toIntExact(date(year, month, day).toEpochDay());
+    }
+
+    public static long makeTimestamp(int year, int month, int day, int hour, int minute, double second) {
+        LocalDate date = date(year, month, day);
+        if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || !(second >= 0 && second < 60)) {
+            throw new InvalidInputException("time field value out of range: " + hour + ":" + minute + ":"
+                + java.math.BigDecimal.valueOf(second).stripTrailingZeros().toPlainString(), InvalidInputException.Reason.DATETIME_FIELD_OUT_OF_RANGE);
+        }
+        long millis = Math.round(second * 1000) + (hour * 3600L + minute * 60L) * 1000;
+        return date.toEpochDay() * DAY + millis;
+    }
+
+    private static LocalDate date(int year, int month, int day) {
+        try {
+            if (year == 0) {
+                throw new DateTimeException("year 0");
+            }
+            // PostgreSQL's year -1 is 1 BC, ISO's year 0.
+            return LocalDate.of(year < 0 ? year + 1 : year, month, day);
+        } catch (DateTimeException e) {
+            throw new InvalidInputException("date field value out of range: " + year + "-"
+                + String.format("%02d-%02d", month, day), InvalidInputException.Reason.DATETIME_FIELD_OUT_OF_RANGE);
+        }
+    }
+}
