@@ -24,7 +24,12 @@ public final class JsonbText {
 
     private static final ObjectMapper JSON = new ObjectMapper()
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+
+    /** PostgreSQL's numeric holds up to 131072 digits before the point and 16383 after it. */
+    private static final int MAX_INTEGER_DIGITS = 131_072;
+    private static final int MAX_DECIMALS = 16_383;
 
     /** jsonb's order of keys: by length in UTF-8 bytes, then byte by byte. */
     private static final Comparator<byte[]> KEY_ORDER = Comparator.<byte[]>comparingInt(key -> key.length)
@@ -35,20 +40,32 @@ public final class JsonbText {
 
     /** The JSON text as jsonb prints it; an {@link IllegalArgumentException} if it is not JSON. */
     public static String of(String json) {
-        try {
-            return of(JSON.readTree(json));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("invalid input syntax for type json", e);
+        JsonNode node = parse(json);
+        if (node == null) {
+            throw new IllegalArgumentException("invalid input syntax for type json");
         }
+        return of(node);
     }
 
-    /** Parses JSON text with decimals kept as written, for {@link #of(JsonNode)}; null if it is not JSON. */
+    /** Parses JSON text with decimals kept as written, for {@link #of(JsonNode)}; null if it is not one JSON value. */
     public static JsonNode parse(String json) {
         try {
-            return JSON.readTree(json);
+            JsonNode node = JSON.readTree(json);
+            return node == null || node.isMissingNode() ? null : node;
         } catch (JsonProcessingException e) {
             return null;
         }
+    }
+
+    /**
+     * A number as PostgreSQL's numeric writes it, or refused as there when its exponent is beyond numeric's range:
+     * {@code 1e1000000000} would otherwise be a billion digits of text.
+     */
+    private static String number(java.math.BigDecimal value) {
+        if (value.scale() > MAX_DECIMALS || value.precision() - value.scale() > MAX_INTEGER_DIGITS) {
+            throw new IllegalArgumentException("value overflows numeric format");
+        }
+        return value.toPlainString();
     }
 
     public static String of(JsonNode node) {
@@ -76,7 +93,7 @@ public final class JsonbText {
             }
             out.append(']');
         } else if (node.isBigDecimal()) {
-            out.append(node.decimalValue().toPlainString());
+            out.append(number(node.decimalValue()));
         } else {
             out.append(node);
         }

@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 import io.kafkamv.compiler.postgres.PostgresValidator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -26,7 +27,7 @@ final class PostgresPrepare extends CalcitePrepareImpl {
             : EnumerableRel.Prefer.CUSTOM;
         return new CalcitePreparingStmt(this, context, catalogReader, context.getTypeFactory(),
             context.getRootSchema(), prefer, createCluster(planner, new RexBuilder(context.getTypeFactory())),
-            EnumerableConvention.INSTANCE, createConvertletTable()) {
+            enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE, createConvertletTable()) {
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
                 UnaryOperator<SqlValidator.Config> configTransform) {

@@ -39,6 +39,8 @@ import org.apache.calcite.sql.parser.SqlParseException;
  */
 public final class QueryEngine {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueryEngine.class);
+
     /** Calcite's driver, preparing queries with PostgreSQL's validation rules. */
     private static final org.apache.calcite.jdbc.Driver DRIVER =
         new org.apache.calcite.jdbc.Driver().withPrepareFactory(PostgresPrepare::new);
@@ -294,7 +296,9 @@ public final class QueryEngine {
                 "split a long IN list into a table and join it, or run the statement in parts");
         }
         if (message.startsWith("Unable to implement")) {
-            // Calcite planned an expression its executor has no code for; the plan it names means nothing to a user.
+            // Calcite planned an expression its executor has no code for; the plan it names means nothing to a user,
+            // and what failed is only in the suppressed exceptions: both go to the log, for a report.
+            LOG.warn("Calcite could not implement the plan of {}", sql, e);
             return new CompileException(CompileException.Category.UNSUPPORTED,
                 "this query uses a function or operator in a form kafka-mv cannot run yet", 0,
                 "write the expression another way (a cast, or another function)");

@@ -18,6 +18,8 @@ public final class CalciteErrors {
     private static final Pattern CANNOT_APPLY =
         Pattern.compile("Cannot apply '(.+?)' to arguments of type '(.+?)'\\. Supported form\\(s\\).*", Pattern.DOTALL);
 
+    private static final Pattern BOOLEAN_OPERATORS = Pattern.compile("AND|OR|NOT|IS (NOT )?(TRUE|FALSE|UNKNOWN)");
+
     /** A type in one of Calcite's signatures: {@code <DECIMAL(5, 1)>}, {@code <INTEGER ARRAY>}. */
     private static final Pattern SIGNATURE_TYPE = Pattern.compile("<([^<>]+)>");
 
@@ -59,6 +61,16 @@ public final class CalciteErrors {
                 position, NO_MATCH_HINT.formatted("function"));
         }
         Matcher apply = CANNOT_APPLY.matcher(message);
+        if (apply.matches() && BOOLEAN_OPERATORS.matcher(apply.group(1)).matches()) {
+            Matcher types = SIGNATURE_TYPE.matcher(apply.group(2));
+            while (types.find()) {
+                String type = postgresTypeName(types.group(1));
+                if (!type.equals("boolean")) {
+                    return new CompileException(CompileException.Category.TYPE, "argument of " + apply.group(1)
+                        + " must be type boolean, not type " + type, position, null);
+                }
+            }
+        }
         if (apply.matches()) {
             String name = apply.group(1);
             String signature = SIGNATURE_TYPE.matcher(apply.group(2))

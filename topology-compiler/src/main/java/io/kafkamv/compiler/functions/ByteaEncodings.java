@@ -35,7 +35,8 @@ public final class ByteaEncodings {
         byte[] data = bytes.getBytes();
         return switch (format(format)) {
             case "hex" -> HexFormat.of().formatHex(data);
-            case "base64" -> BASE64.encodeToString(data);
+            // PostgreSQL ends a last full line of 76 characters with a newline too.
+            case "base64" -> BASE64.encodeToString(data) + (data.length > 0 && data.length % 57 == 0 ? "\n" : "");
             default -> escape(data);
         };
     }
@@ -72,17 +73,19 @@ public final class ByteaEncodings {
         return text.toString();
     }
 
+    /** The text's UTF-8 bytes, with {@code \\\\} a backslash and {@code \\ooo} (first digit 0 to 3) an octal byte. */
     private static byte[] unescape(String text) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c != '\\') {
-                bytes.write(c);
-            } else if (i + 1 < text.length() && text.charAt(i + 1) == '\\') {
+        byte[] raw = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length);
+        for (int i = 0; i < raw.length; i++) {
+            if (raw[i] != '\\') {
+                bytes.write(raw[i]);
+            } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
                 bytes.write('\\');
                 i++;
-            } else if (i + 3 < text.length() && isOctal(text, i + 1) && isOctal(text, i + 2) && isOctal(text, i + 3)) {
-                bytes.write(Integer.parseInt(text.substring(i + 1, i + 4), 8));
+            } else if (i + 3 < raw.length && raw[i + 1] >= '0' && raw[i + 1] <= '3' && isOctal(raw[i + 2])
+                && isOctal(raw[i + 3])) {
+                bytes.write((raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0'));
                 i += 3;
             } else {
                 throw new InvalidInputException("invalid input syntax for type bytea",
@@ -92,9 +95,13 @@ public final class ByteaEncodings {
         return bytes.toByteArray();
     }
 
-    private static boolean isOctal(String text, int at) {
-        char c = text.charAt(at);
-        return c >= '0' && c <= '7';
+    private static boolean isOctal(byte b) {
+        return b >= '0' && b <= '7';
+    }
+
+    /** PostgreSQL's whitespace in hex and base64 input: ASCII only. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
     }
 
     /** Pairs of hex digits; whitespace between pairs is skipped, as PostgreSQL does. */
@@ -103,7 +110,7 @@ public final class ByteaEncodings {
         int i = 0;
         while (i < text.length()) {
             char high = text.charAt(i);
-            if (Character.isWhitespace(high)) {
+            if (isSpace(high)) {
                 i++;
                 continue;
             }
@@ -119,7 +126,7 @@ public final class ByteaEncodings {
     }
 
     private static int hexDigit(char c) {
-        int digit = Character.digit(c, 16);
+        int digit = c < 128 ? Character.digit(c, 16) : -1;
         if (digit < 0) {
             throw new InvalidInputException("invalid hexadecimal digit: \"" + c + "\"",
                 InvalidInputException.Reason.INVALID_PARAMETER);
@@ -127,9 +134,26 @@ public final class ByteaEncodings {
         return digit;
     }
 
+    /** Base64 with whitespace anywhere; any other character outside the alphabet, or a missing "=", is an error. */
     private static byte[] fromBase64(String text) {
+        StringBuilder digits = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (isSpace(c)) {
+                continue;
+            }
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+                || c == '=')) {
+                throw new InvalidInputException("invalid symbol \"" + c + "\" found while decoding base64 sequence",
+                    InvalidInputException.Reason.INVALID_PARAMETER);
+            }
+            digits.append(c);
+        }
         try {
-            return Base64.getMimeDecoder().decode(text);
+            if (digits.length() % 4 != 0) {
+                throw new IllegalArgumentException("not whole groups of four");
+            }
+            return Base64.getDecoder().decode(digits.toString());
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("invalid base64 end sequence", InvalidInputException.Reason.INVALID_PARAMETER);
         }

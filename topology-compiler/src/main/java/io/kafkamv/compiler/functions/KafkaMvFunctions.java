@@ -1,5 +1,7 @@
 package io.kafkamv.compiler.functions;
 
+import java.util.List;
+
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
@@ -75,10 +77,20 @@ public final class KafkaMvFunctions {
         AgeFunction.addTo(schema);
         TimeZoneFunction.addTo(schema);
         schema.add("div", ScalarFunctionImpl.create(NumericFunctions.class, "div"));
-        schema.add("gcd", ScalarFunctionImpl.create(NumericFunctions.class, "gcd"));
-        schema.add("lcm", ScalarFunctionImpl.create(NumericFunctions.class, "lcm"));
+        for (Class<?> type : List.of(int.class, long.class, java.math.BigDecimal.class)) {
+            schema.add("gcd", ScalarFunctionImpl.create(method(NumericFunctions.class, "gcd", type, type)));
+            schema.add("lcm", ScalarFunctionImpl.create(method(NumericFunctions.class, "lcm", type, type)));
+        }
         DateConstructors.addTo(schema);
         ByteaEncodings.addTo(schema);
+    }
+
+    private static java.lang.reflect.Method method(Class<?> owner, String name, Class<?>... parameters) {
+        try {
+            return owner.getMethod(name, parameters);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Whether a call was written as an operator ({@code ->}, {@code ->>}, {@code ^}), which PostgreSQL names ?column?. */

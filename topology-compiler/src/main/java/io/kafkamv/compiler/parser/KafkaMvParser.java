@@ -330,7 +330,8 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
                     ((SqlBasicCall) call).setOperator(BooleanCasts.CAST);
                 }
             }
-            if (type == SqlType.JSONB && spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("jsonb")) {
+            if (type == SqlType.JSONB && spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("jsonb")
+                && !(operand instanceof SqlCall inner && inner.getOperator().getName().equals(JsonbFunctions.TO_JSONB))) {
                 // jsonb is text here, printed as PostgreSQL prints a jsonb; json keeps the text as written, as there.
                 operand = new SqlUnresolvedFunction(new SqlIdentifier(JsonbFunctions.TO_JSONB, call.getParserPosition()),
                     null, null, null, null, SqlFunctionCategory.USER_DEFINED_FUNCTION)
