@@ -258,7 +258,8 @@ final class PgConnection implements Runnable {
             ScriptRunner.Outcome outcome;
             try {
                 outcome = run.next(notice(out));
-            } catch (RuntimeException unexpected) {
+            } catch (RuntimeException | AssertionError unexpected) {
+                // Calcite reports a planning bug with an AssertionError: one statement's, not the connection's end.
                 LOG.error("Statement failed unexpectedly: {}", Redaction.statement(query), unexpected);
                 out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
                 break;

@@ -115,7 +115,8 @@ final class PgExtendedQuery {
             // A message shorter than its own fields say, e.g. a query string with a NUL in it.
             out.errorResponse(SqlError.of(SqlState.PROTOCOL_VIOLATION, "malformed '" + type + "' message"));
             skipUntilSync = true;
-        } catch (RuntimeException unexpected) {
+        } catch (RuntimeException | AssertionError unexpected) {
+            // Calcite reports a planning bug with an AssertionError: one statement's, not the connection's end.
             LOG.error("Extended query message '{}' failed unexpectedly", type, unexpected);
             out.errorResponse(SqlError.internal("internal error: " + unexpected, unexpected));
             skipUntilSync = true;

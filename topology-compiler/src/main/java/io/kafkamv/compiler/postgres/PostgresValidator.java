@@ -14,6 +14,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
@@ -21,13 +22,14 @@ import static org.apache.calcite.util.Static.RESOURCE;
  * Calcite's validator, naming a call no function matches as PostgreSQL does: {@code div(integer, integer)}, by the
  * argument types' PostgreSQL names. Calcite named their families ({@code div(<NUMERIC>, <NUMERIC>)}), which does not
  * tell an integer from a numeric, and for a function with one overload said only how many arguments it takes.
- * Views and queries both validate with it.
+ * Its functions come first from {@link NumericMath}: mathematical functions of numerics are numerics, as in
+ * PostgreSQL. Views and queries both validate with it.
  */
 public final class PostgresValidator extends CalciteSqlValidator {
 
     public PostgresValidator(SqlOperatorTable operators, CalciteCatalogReader catalogReader,
         JavaTypeFactory typeFactory, Config config) {
-        super(operators, catalogReader, typeFactory, config);
+        super(SqlOperatorTables.chain(NumericMath.OPERATORS, operators), catalogReader, typeFactory, config);
     }
 
     @Override
