@@ -6,6 +6,7 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.compiler.types.PostgresTextInput;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -45,7 +46,7 @@ public final class ByteaEncodings {
         return new ByteString(switch (format(format)) {
             case "hex" -> fromHex(text);
             case "base64" -> fromBase64(text);
-            default -> unescape(text);
+            default -> PostgresTextInput.byteaEscape(text);
         });
     }
 
@@ -71,32 +72,6 @@ public final class ByteaEncodings {
             }
         }
         return text.toString();
-    }
-
-    /** The text's UTF-8 bytes, with {@code \\\\} a backslash and {@code \\ooo} (first digit 0 to 3) an octal byte. */
-    private static byte[] unescape(String text) {
-        byte[] raw = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length);
-        for (int i = 0; i < raw.length; i++) {
-            if (raw[i] != '\\') {
-                bytes.write(raw[i]);
-            } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
-                bytes.write('\\');
-                i++;
-            } else if (i + 3 < raw.length && raw[i + 1] >= '0' && raw[i + 1] <= '3' && isOctal(raw[i + 2])
-                && isOctal(raw[i + 3])) {
-                bytes.write((raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0'));
-                i += 3;
-            } else {
-                throw new InvalidInputException("invalid input syntax for type bytea",
-                    InvalidInputException.Reason.SYNTAX);
-            }
-        }
-        return bytes.toByteArray();
-    }
-
-    private static boolean isOctal(byte b) {
-        return b >= '0' && b <= '7';
     }
 
     /** PostgreSQL's whitespace in hex and base64 input: ASCII only. */

@@ -67,6 +67,14 @@ public final class PostgresTextInput {
             }
             return java.util.HexFormat.of().parseHex(hex);
         }
+        return byteaEscape(text);
+    }
+
+    /**
+     * bytea's escape form: the text's UTF-8 bytes, where {@code \\\\} is a backslash and {@code \\ooo} (first digit 0
+     * to 3) an octal byte; what {@code decode(text, 'escape')} reads too.
+     */
+    public static byte[] byteaEscape(String text) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         byte[] raw = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         for (int i = 0; i < raw.length; i++) {
@@ -75,7 +83,8 @@ public final class PostgresTextInput {
             } else if (i + 1 < raw.length && raw[i + 1] == '\\') {
                 bytes.write('\\');
                 i++;
-            } else if (i + 3 < raw.length && isOctal(raw[i + 1]) && isOctal(raw[i + 2]) && isOctal(raw[i + 3])) {
+            } else if (i + 3 < raw.length && raw[i + 1] >= '0' && raw[i + 1] <= '3' && isOctal(raw[i + 2])
+                && isOctal(raw[i + 3])) {
                 bytes.write((raw[i + 1] - '0') * 64 + (raw[i + 2] - '0') * 8 + (raw[i + 3] - '0'));
                 i += 3;
             } else {
