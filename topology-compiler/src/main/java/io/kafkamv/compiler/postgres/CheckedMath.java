@@ -13,6 +13,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlBasicFunction;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
@@ -34,6 +35,7 @@ public final class CheckedMath extends RexShuttle {
         SqlStdOperatorTable.LOG10, checked("log10"),
         SqlStdOperatorTable.POWER, checked("power"),
         SqlStdOperatorTable.EXP, checked("exp"),
+        SqlLibraryOperators.LOG_POSTGRES, checked("log10"),
         SqlStdOperatorTable.ROUND, checked("round"));
 
     private static final SqlUserDefinedFunction NUMERIC_SQRT = JavaFunctions.operator("sqrt", NumericMath.class, "sqrt");
@@ -59,12 +61,10 @@ public final class CheckedMath extends RexShuttle {
         if (visited instanceof RexCall math && math.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
             SqlUserDefinedFunction numeric = numericFunction(math);
             if (numeric != null) {
-                // Integers become numerics; a numeric stays as it is (a cast to numeric without a scale rounds).
-                RelDataType integers = rexBuilder.getTypeFactory().createSqlType(SqlTypeName.DECIMAL);
+                // Integers and doubles become numerics as PostgreSQL casts them; a numeric stays as it is.
                 return rexBuilder.makeCall(math.getType(), numeric, math.getOperands().stream()
                     .map(operand -> operand.getType().getSqlTypeName() == SqlTypeName.DECIMAL ? operand
-                        : rexBuilder.makeCast(rexBuilder.getTypeFactory().createTypeWithNullability(
-                            integers, operand.getType().isNullable()), operand))
+                        : NumericDivision.asDecimal(rexBuilder, operand))
                     .toList());
             }
         }

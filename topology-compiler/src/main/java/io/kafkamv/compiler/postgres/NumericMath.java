@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 
 import io.kafkamv.compiler.types.PostgresMathException;
 import io.kafkamv.compiler.types.PostgresMathException.Reason;
+import org.apache.calcite.linq4j.function.NonDeterministic;
 import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicFunction;
@@ -37,6 +38,8 @@ public final class NumericMath {
     private static final int MAX_DISPLAY_SCALE = 1000;
     /** PostgreSQL's exp() of more than this overflows, and of less than its negative is 0. */
     private static final int MAX_EXP_ARGUMENT = 6000;
+    /** PostgreSQL's NUMERIC_MAX_RESULT_SCALE, which bounds power's first estimate. */
+    private static final int MAX_RESULT_SCALE = 2000;
     private static final int GUARD_DIGITS = 12;
     private static final BigDecimal TWO = BigDecimal.valueOf(2);
     private static final double LOG10_E = 0.434294481903252;
@@ -80,12 +83,19 @@ public final class NumericMath {
             numeric |= type.getSqlTypeName() == SqlTypeName.DECIMAL;
             nullable |= type.isNullable();
         }
-        SqlTypeName result = numeric && !approximate ? SqlTypeName.DECIMAL : SqlTypeName.DOUBLE;
+        // PostgreSQL's log(b, x) is of numerics only.
+        boolean logarithm = binding.getOperator().getName().equals("LOG") && binding.getOperandCount() == 2;
+        SqlTypeName result = logarithm || numeric && !approximate ? SqlTypeName.DECIMAL : SqlTypeName.DOUBLE;
         return binding.getTypeFactory().createTypeWithNullability(binding.getTypeFactory().createSqlType(result), nullable);
     }
 
-    /** Called by the generated code, as are the others; public for that. */
+    /**
+     * Called by the generated code, as are the others; public for that. Not folded into constants when a query is
+     * planned: Calcite would make the result a literal of the type numeric without a scale, which rounds it to an
+     * integer ({@code 1.2 < sqrt(2.0)} was false).
+     */
     @Strict
+    @NonDeterministic
     public static BigDecimal sqrt(BigDecimal value) {
         if (value.signum() < 0) {
             throw new PostgresMathException("cannot take square root of a negative number", Reason.POWER);
@@ -94,10 +104,11 @@ public final class NumericMath {
         if (value.signum() == 0) {
             return BigDecimal.ZERO.setScale(rscale);
         }
-        return value.sqrt(context(value.precision() - value.scale(), rscale)).setScale(rscale, RoundingMode.HALF_UP);
+        return value.sqrt(context((value.precision() - value.scale()) / 2 + 1, rscale)).setScale(rscale, RoundingMode.HALF_UP);
     }
 
     @Strict
+    @NonDeterministic
     public static BigDecimal exp(BigDecimal value) {
         double x = value.doubleValue();
         int rscale = scale(MIN_SIG_DIGITS - (int) Math.max(-2000, Math.min(2000, x * LOG10_E)), value);
@@ -112,6 +123,7 @@ public final class NumericMath {
     }
 
     @Strict
+    @NonDeterministic
     public static BigDecimal ln(BigDecimal value) {
         logarithmArgument(value);
         int rscale = scale(MIN_SIG_DIGITS - lnDecimalWeight(value), value);
@@ -120,11 +132,13 @@ public final class NumericMath {
 
     /** {@code log(x)} and {@code log10(x)}: PostgreSQL's is {@code log(10, x)}. */
     @Strict
+    @NonDeterministic
     public static BigDecimal log10(BigDecimal value) {
         return log(BigDecimal.TEN, value);
     }
 
     @Strict
+    @NonDeterministic
     public static BigDecimal log(BigDecimal base, BigDecimal value) {
         logarithmArgument(base);
         logarithmArgument(value);
@@ -139,38 +153,32 @@ public final class NumericMath {
     }
 
     @Strict
+    @NonDeterministic
     public static BigDecimal power(BigDecimal base, BigDecimal exponent) {
         if (base.signum() == 0 && exponent.signum() < 0) {
             throw new PostgresMathException("zero raised to a negative power is undefined", Reason.POWER);
         }
         boolean integral = exponent.signum() == 0 || exponent.stripTrailingZeros().scale() <= 0;
-        if (integral && exponent.abs().compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
-            int n = exponent.intValueExact();
-            int rscale = scale(MIN_SIG_DIGITS, base);
-            if (base.signum() == 0) {
-                return (n == 0 ? BigDecimal.ONE : BigDecimal.ZERO).setScale(rscale);
-            }
-            double digits = Math.abs(n) * decimalLog(base);
-            if (digits > 131_072) {
-                throw new PostgresMathException("value overflows numeric format", Reason.OUT_OF_RANGE);
-            }
-            MathContext context = context((int) Math.max(0, digits) + 1, rscale + (int) Math.max(0, -digits));
-            BigDecimal power = base.pow(Math.abs(n), context);
-            return (n < 0 ? BigDecimal.ONE.divide(power, context) : power).setScale(rscale, RoundingMode.HALF_UP);
-        }
-        if (base.signum() < 0) {
+        if (base.signum() < 0 && !integral) {
             throw new PostgresMathException("a negative number raised to a non-integer power yields a complex result",
                 Reason.POWER);
+        }
+        if (integral && exponent.abs().compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
+            return integerPower(base, exponent.intValueExact());
         }
         if (base.signum() == 0) {
             return BigDecimal.ZERO.setScale(MIN_SIG_DIGITS);
         }
+        // A negative base has an integral exponent here: its sign is the power's if the exponent is odd.
+        boolean negative = base.signum() < 0 && exponent.toBigInteger().testBit(0);
+        BigDecimal magnitude = base.abs();
         // PostgreSQL estimates the result's weight from ln(base) to about 8 significant digits, times the exponent, at
         // that scale; the estimate chooses the scale, so it is made the same way.
-        int localScale = Math.max(8 - lnDecimalWeight(base), 0);
-        double lnResult = ln(base, context(lnDecimalWeight(base) + 1, localScale)).setScale(localScale, RoundingMode.HALF_UP)
-            .multiply(exponent).setScale(localScale, RoundingMode.HALF_UP).doubleValue();
-        if (Math.abs(lnResult) > MAX_EXP_ARGUMENT * 3.01) {
+        int localScale = Math.max(8 - lnDecimalWeight(magnitude), 0);
+        double lnResult = ln(magnitude, context(lnDecimalWeight(magnitude) + 1, localScale))
+            .setScale(localScale, RoundingMode.HALF_UP).multiply(exponent).setScale(localScale, RoundingMode.HALF_UP)
+            .doubleValue();
+        if (Math.abs(lnResult) > MAX_RESULT_SCALE * 3.01) {
             if (lnResult > 0) {
                 throw new PostgresMathException("value overflows numeric format", Reason.OUT_OF_RANGE);
             }
@@ -178,8 +186,41 @@ public final class NumericMath {
         }
         double weight = lnResult * LOG10_E;
         int rscale = scale(MIN_SIG_DIGITS - (int) weight, base, exponent);
-        MathContext context = context((int) Math.max(0, weight) + 1 + (int) Math.abs(lnResult), rscale);
-        return exp(ln(base, context).multiply(exponent, context), context).setScale(rscale, RoundingMode.HALF_UP);
+        if (Math.abs(lnResult) >= MAX_EXP_ARGUMENT) {
+            if (lnResult > 0) {
+                throw new PostgresMathException("value overflows numeric format", Reason.OUT_OF_RANGE);
+            }
+            return BigDecimal.ZERO.setScale(rscale);
+        }
+        // An error in the exponent's ln(base) * exponent is the result's relative error: that product needs as many more
+        // digits as it has before the point.
+        MathContext context = context((int) Math.max(0, weight) + 2 + (int) Math.log10(Math.abs(lnResult) + 1), rscale);
+        BigDecimal power = exp(ln(magnitude, context).multiply(exponent, context), context).setScale(rscale,
+            RoundingMode.HALF_UP);
+        return negative ? power.negate() : power;
+    }
+
+    /** PostgreSQL's power_var_int: at least 16 decimals, as many as the base has; 0 when the power is below them. */
+    private static BigDecimal integerPower(BigDecimal base, int n) {
+        int rscale = scale(MIN_SIG_DIGITS, base);
+        if (base.signum() == 0) {
+            return (n == 0 ? BigDecimal.ONE : BigDecimal.ZERO).setScale(rscale);
+        }
+        double weight = n * decimalLog(base.abs());
+        if (weight > 131_072) {
+            throw new PostgresMathException("value overflows numeric format", Reason.OUT_OF_RANGE);
+        }
+        if (weight + 1 < -rscale) {
+            return BigDecimal.ZERO.setScale(rscale);
+        }
+        int digits = (int) Math.max(1, Math.ceil(weight) + 1 + rscale) + (int) Math.log10(Math.abs((double) n) + 1);
+        MathContext context = new MathContext(digits + GUARD_DIGITS, RoundingMode.HALF_EVEN);
+        if (Math.abs(n) <= 999_999_999) {
+            return base.pow(n, context).setScale(rscale, RoundingMode.HALF_UP);
+        }
+        // Beyond BigDecimal.pow's exponents: e^(n ln|base|), with the sign of an odd power of a negative base.
+        BigDecimal magnitude = exp(ln(base.abs(), context).multiply(BigDecimal.valueOf(n), context), context);
+        return (base.signum() < 0 && n % 2 != 0 ? magnitude.negate() : magnitude).setScale(rscale, RoundingMode.HALF_UP);
     }
 
     private static void logarithmArgument(BigDecimal value) {

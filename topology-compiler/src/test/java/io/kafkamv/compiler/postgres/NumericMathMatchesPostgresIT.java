@@ -50,6 +50,12 @@ class NumericMathMatchesPostgresIT {
                 compare(softly, log, "log", NumericMath::log, "2", base);
                 compare(softly, log, "log", NumericMath::log, base, "1000");
             }
+            // Far out: underflow to zero, overflow, a negative base with a huge even exponent, bases near 1.
+            for (String[] pair : new String[][] {{"10", "-200000"}, {"-1", "10000000000"}, {"-1", "-2147483648"},
+                {"10", "2700.5"}, {"0.5", "25000.5"}, {"1.0000001", "2000000000"}, {"-2", "3"}, {"-2", "-3"},
+                {"0.9", "10000"}, {"2", "0.0001"}, {"0", "0.5"}, {"0", "0"}, {"123.456", "-7"}}) {
+                compare(softly, power, "power", NumericMath::power, pair[0], pair[1]);
+            }
         }
         softly.assertAll();
     }
