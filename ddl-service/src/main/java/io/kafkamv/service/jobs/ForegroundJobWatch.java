@@ -9,7 +9,6 @@ import java.util.function.LongSupplier;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
-import io.kafkamv.jobstore.LastHeard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,6 @@
 package io.kafkamv.service.statement;
 
 import java.math.BigDecimal;
-import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 

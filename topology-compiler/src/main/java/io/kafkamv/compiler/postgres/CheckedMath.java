@@ -6,7 +6,6 @@ import java.util.Map;
 import io.kafkamv.compiler.types.PostgresMathException.Reason;
 import io.kafkamv.compiler.types.PostgresMathException;
 import org.apache.calcite.linq4j.function.Strict;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
