@@ -493,6 +493,44 @@ void RegexMatch(List<Object> list, ExprContext exprContext, Span s) :
     AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
 }
 
+/**
+ * PostgreSQL's bitwise and jsonb operators, all of the precedence PostgreSQL gives "any other operator"
+ * (PostgresOperators): {@code | # >>} on integers, {@code ? ?| ?& @> #> #>>} and is-contained-in on jsonb. {@code &} and
+ * {@code <<} are Calcite's tokens, made PostgreSQL's in topology-compiler/pom.xml.
+ */
+void OtherOperator(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlOperator op;
+}
+{
+    (
+        <VERTICAL_BAR> { op = io.kafkamv.compiler.functions.PostgresOperators.BIT_OR; }
+    |
+        <HASH> { op = io.kafkamv.compiler.functions.PostgresOperators.BIT_XOR; }
+    |
+        <RIGHT_SHIFT> { op = io.kafkamv.compiler.functions.PostgresOperators.SHIFT_RIGHT; }
+    |
+        <HOOK> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_EXISTS; }
+    |
+        <JSONB_EXISTS_ANY> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_EXISTS_ANY; }
+    |
+        <JSONB_EXISTS_ALL> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_EXISTS_ALL; }
+    |
+        <JSONB_CONTAINS> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_CONTAINS; }
+    |
+        <JSONB_CONTAINED> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_CONTAINED; }
+    |
+        <JSONB_PATH> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_PATH; }
+    |
+        <JSONB_TEXT_PATH> { op = io.kafkamv.compiler.functions.PostgresOperators.JSONB_TEXT_PATH; }
+    )
+    {
+        checkNonQueryExpression(exprContext);
+        list.add(new SqlParserUtil.ToTreeListItem(op, getPos()));
+    }
+    AddExpression2b(list, ExprContext.ACCEPT_SUB_QUERY)
+}
+
 /** PostgreSQL's cast, {@code expr::type}: the same as {@code CAST(expr AS type)}. */
 void InfixCast(List<Object> list, ExprContext exprContext, Span s) :
 {

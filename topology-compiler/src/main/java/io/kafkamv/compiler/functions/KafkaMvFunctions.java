@@ -1,7 +1,5 @@
 package io.kafkamv.compiler.functions;
 
-import java.util.List;
-
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
@@ -41,11 +39,6 @@ public final class KafkaMvFunctions {
     }
 
     public static void addTo(SchemaPlus schema) {
-        schema.add(JsonbFunctions.TO_JSONB, ScalarFunctionImpl.create(JsonbFunctions.class, "toJsonb"));
-        schema.add("jsonb_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbField"));
-        schema.add("jsonb_text_field", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextField"));
-        schema.add("jsonb_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbElement"));
-        schema.add("jsonb_text_element", ScalarFunctionImpl.create(JsonbFunctions.class, "jsonbTextElement"));
         schema.add("length", ScalarFunctionImpl.create(TextFunctions.class, "length"));
         schema.add(TextFunctions.LEFT, ScalarFunctionImpl.create(TextFunctions.class, "left"));
         schema.add(TextFunctions.RIGHT, ScalarFunctionImpl.create(TextFunctions.class, "right"));
@@ -76,26 +69,15 @@ public final class KafkaMvFunctions {
         DateDifferenceFunction.addTo(schema);
         AgeFunction.addTo(schema);
         TimeZoneFunction.addTo(schema);
-        schema.add("div", ScalarFunctionImpl.create(NumericFunctions.class, "div"));
-        for (Class<?> type : List.of(int.class, long.class, java.math.BigDecimal.class)) {
-            schema.add("gcd", ScalarFunctionImpl.create(method(NumericFunctions.class, "gcd", type, type)));
-            schema.add("lcm", ScalarFunctionImpl.create(method(NumericFunctions.class, "lcm", type, type)));
-        }
+        NumericFunctions.addTo(schema);
+        JsonbFunctions.addTo(schema);
         DateConstructors.addTo(schema);
         ByteaEncodings.addTo(schema);
     }
 
-    private static java.lang.reflect.Method method(Class<?> owner, String name, Class<?>... parameters) {
-        try {
-            return owner.getMethod(name, parameters);
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** Whether a call was written as an operator ({@code ->}, {@code ->>}, {@code ^}), which PostgreSQL names ?column?. */
     public static boolean isOperator(SqlCall call) {
-        if (call.getOperator() instanceof PowerByCaret) {
+        if (call.getOperator() instanceof PowerByCaret || PostgresOperators.isOperator(call)) {
             return true;
         }
         String name = call.getOperator().getName();

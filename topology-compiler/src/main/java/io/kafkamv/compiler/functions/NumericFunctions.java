@@ -2,13 +2,19 @@ package io.kafkamv.compiler.functions;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
 
 import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 
 /**
  * PostgreSQL's numeric functions that Calcite lacks: {@code div}, and {@code gcd} and {@code lcm} of integers, bigints
- * and numerics, each giving its arguments' type as PostgreSQL's do.
+ * and numerics, each giving its arguments' type as PostgreSQL's do; and the bitwise operators of integers and bigints.
+ * Strict, as PostgreSQL's: a null argument gives null without a call (an int parameter cannot take one).
  */
+@Strict
 public final class NumericFunctions {
 
     private NumericFunctions() {
@@ -90,5 +96,81 @@ public final class NumericFunctions {
             return BigDecimal.ZERO.setScale(scale);
         }
         return a.divide(gcd(a, b)).multiply(b).abs().setScale(scale);
+    }
+
+    /** The name {@code a >> n} is parsed into (PostgresOperators). */
+    static final String SHIFT_RIGHT = "kafka_mv_shift_right";
+
+    /** {@code a >> n}: an arithmetic shift, the sign kept, the count taken modulo 32 as PostgreSQL's C shift does. */
+    public static int shiftRight(int value, int count) {
+        return value >> count;
+    }
+
+    /** {@code a >> n} of a bigint, the count taken modulo 64. */
+    public static long shiftRight(long value, int count) {
+        return value >> count;
+    }
+
+    /** The names PostgreSQL's bitwise operators are parsed into (PostgresOperators). */
+    static final String BIT_AND = "kafka_mv_bit_and";
+    static final String BIT_OR = "kafka_mv_bit_or";
+    static final String BIT_XOR = "kafka_mv_bit_xor";
+    static final String BIT_NOT = "kafka_mv_bit_not";
+
+    // Calcite's BITAND and its kin compute in long whatever the type, which its generated code cannot box back into
+    // an Integer for a nullable int column; these keep int as int, as PostgreSQL's int4and does.
+    public static int bitAnd(int a, int b) {
+        return a & b;
+    }
+
+    public static long bitAnd(long a, long b) {
+        return a & b;
+    }
+
+    public static int bitOr(int a, int b) {
+        return a | b;
+    }
+
+    public static long bitOr(long a, long b) {
+        return a | b;
+    }
+
+    public static int bitXor(int a, int b) {
+        return a ^ b;
+    }
+
+    public static long bitXor(long a, long b) {
+        return a ^ b;
+    }
+
+    public static int bitNot(int a) {
+        return ~a;
+    }
+
+    public static long bitNot(long a) {
+        return ~a;
+    }
+
+    static void addTo(SchemaPlus schema) {
+        for (Class<?> type : List.of(int.class, long.class)) {
+            schema.add(BIT_AND, function("bitAnd", type, type));
+            schema.add(BIT_OR, function("bitOr", type, type));
+            schema.add(BIT_XOR, function("bitXor", type, type));
+            schema.add(BIT_NOT, function("bitNot", type));
+            schema.add(SHIFT_RIGHT, function("shiftRight", type, int.class));
+            schema.add("gcd", function("gcd", type, type));
+            schema.add("lcm", function("lcm", type, type));
+        }
+        schema.add("gcd", function("gcd", BigDecimal.class, BigDecimal.class));
+        schema.add("lcm", function("lcm", BigDecimal.class, BigDecimal.class));
+        schema.add("div", function("div", BigDecimal.class, BigDecimal.class));
+    }
+
+    private static Function function(String name, Class<?>... parameters) {
+        try {
+            return ScalarFunctionImpl.create(NumericFunctions.class.getMethod(name, parameters));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -98,6 +98,68 @@ public final class PostgresTextInput {
         return b >= '0' && b <= '7';
     }
 
+    /**
+     * A one-dimensional text[] written as PostgreSQL writes it, {@code {a,"b c",NULL}}: elements between braces and
+     * commas, blanks around them dropped, double quotes and backslashes to keep any character, an unquoted NULL
+     * for a null element.
+     */
+    public static List<String> textArray(String text) {
+        String trimmed = text.strip();
+        if (trimmed.length() < 2 || trimmed.charAt(0) != '{' || trimmed.charAt(trimmed.length() - 1) != '}') {
+            throw malformedArray(text);
+        }
+        List<String> elements = new java.util.ArrayList<>();
+        String body = trimmed.substring(1, trimmed.length() - 1);
+        if (body.isBlank()) {
+            return elements;
+        }
+        StringBuilder element = new StringBuilder();
+        boolean quoted = false;
+        boolean wasQuoted = false;
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c == '\\') {
+                if (++i == body.length()) {
+                    throw malformedArray(text);
+                }
+                element.append(body.charAt(i));
+            } else if (c == '"') {
+                quoted = !quoted;
+                wasQuoted = true;
+            } else if (!quoted && Character.isWhitespace(c) && (element.isEmpty() || wasQuoted)) {
+                continue;
+            } else if (c == ',' && !quoted) {
+                elements.add(arrayElement(element, wasQuoted, text));
+                element.setLength(0);
+                wasQuoted = false;
+            } else if (c == '{' && !quoted || c == '}' && !quoted) {
+                throw malformedArray(text);
+            } else {
+                element.append(c);
+            }
+        }
+        if (quoted) {
+            throw malformedArray(text);
+        }
+        elements.add(arrayElement(element, wasQuoted, text));
+        return elements;
+    }
+
+    private static String arrayElement(StringBuilder element, boolean quoted, String text) {
+        if (quoted) {
+            return element.toString();
+        }
+        String value = element.toString().strip();
+        if (value.isEmpty()) {
+            throw malformedArray(text);
+        }
+        return value.equalsIgnoreCase("NULL") ? null : value;
+    }
+
+    private static InvalidInputException malformedArray(String text) {
+        return new InvalidInputException("malformed array literal: \"" + text + "\"", InvalidInputException.Reason.SYNTAX);
+    }
+
     /** PostgreSQL's booleans: true, yes, on, 1 and false, no, off, 0, or a prefix that says which. */
     public static boolean bool(String text) {
         String value = text.trim().toLowerCase(Locale.ROOT);

@@ -55,4 +55,17 @@ class PostgresTextInputTest {
         assertThatThrownBy(() -> PostgresTextInput.bytea("a\\9"))
             .isInstanceOf(InvalidInputException.class).hasMessage("invalid input syntax for type bytea");
     }
+
+    /** Each case is what PostgreSQL's array_to_json('...'::text[]) gives for the same text. */
+    @Test
+    void textArraysAsPostgresReadsThem() {
+        assertThat(PostgresTextInput.textArray("{a, \"b c\" , NULL, \"NULL\", x\\,y, \" \", \"q\\\"r\"}"))
+            .containsExactly("a", "b c", null, "NULL", "x,y", " ", "q\"r");
+        assertThat(PostgresTextInput.textArray("{}")).isEmpty();
+        assertThat(PostgresTextInput.textArray("{ a b }")).containsExactly("a b");
+        for (String malformed : new String[] {"{a,,b}", "{a}b", "a,b", "{\"a}", "{a\\}"}) {
+            assertThatThrownBy(() -> PostgresTextInput.textArray(malformed)).as(malformed)
+                .hasMessage("malformed array literal: \"" + malformed + "\"");
+        }
+    }
 }
