@@ -325,11 +325,19 @@ SqlNode SqlShowStatement() :
 {
     final Span s;
     final SqlIdentifier name;
+    final SqlNode pattern;
 }
 {
     <SHOW> { s = span(); }
     (
-        LOOKAHEAD(2) <JOBS> { return SqlShow.of(s.end(this), SqlShow.What.JOBS); }
+        LOOKAHEAD(2) <JOBS>
+        (
+            <LIKE> pattern = StringLiteral() {
+                return SqlShow.jobsLike(s.end(this), SqlLiteral.unchain(pattern).getValueAs(String.class));
+            }
+        |
+            { return SqlShow.of(s.end(this), SqlShow.What.JOBS); }
+        )
     |
         LOOKAHEAD(2) <TABLES> { return SqlShow.of(s.end(this), SqlShow.What.TABLES); }
     |
@@ -349,7 +357,7 @@ SqlNode SqlShowStatement() :
     )
 }
 
-/** CANCEL JOBS 1002, 1003 */
+/** CANCEL JOBS 1002, 1003, or CANCEL JOB 1002 */
 SqlNode SqlCancelJobsStatement() :
 {
     final Span s;
@@ -358,7 +366,7 @@ SqlNode SqlCancelJobsStatement() :
 }
 {
     <CANCEL> { s = span(); }
-    <JOBS>
+    ( <JOBS> | <JOB> )
     id = UnsignedNumericLiteral() { ids.add(((SqlLiteral) id).longValue(true)); }
     (
         <COMMA>
@@ -369,19 +377,29 @@ SqlNode SqlCancelJobsStatement() :
     }
 }
 
-/** WAIT, or WAIT MATERIALIZED VIEW name */
+/** WAIT, or WAIT MATERIALIZED VIEW | SINK | INDEX | TABLE name */
 SqlNode SqlWaitStatement() :
 {
     final Span s;
+    SqlObjectKind kind = null;
     SqlIdentifier id = null;
 }
 {
     <WAIT> { s = span(); }
     [
-        <MATERIALIZED> <VIEW> id = CompoundIdentifier()
+        (
+            <MATERIALIZED> <VIEW> { kind = SqlObjectKind.MATERIALIZED_VIEW; }
+        |
+            <SINK> { kind = SqlObjectKind.SINK; }
+        |
+            <INDEX> { kind = SqlObjectKind.INDEX; }
+        |
+            <TABLE> { kind = SqlObjectKind.TABLE; }
+        )
+        id = CompoundIdentifier()
     ]
     {
-        return new SqlWait(s.end(this), id);
+        return id == null ? SqlWait.all(s.end(this)) : SqlWait.of(s.end(this), kind, id);
     }
 }
 

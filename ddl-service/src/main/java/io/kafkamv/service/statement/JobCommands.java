@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
+import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.compiler.parser.SqlWait;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
@@ -24,11 +27,13 @@ import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.OpenTransactions;
+import org.apache.calcite.runtime.SqlFunctions;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
 final class JobCommands {
 
     private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
+    private static final SqlFunctions.LikeFunction LIKE = new SqlFunctions.LikeFunction();
 
     private final ServiceContext context;
 
@@ -52,12 +57,23 @@ final class JobCommands {
             .toList();
     }
 
-    StatementResult show() {
+    /**
+     * SHOW JOBS [LIKE 'pattern']: the pattern (PostgreSQL's LIKE, with {@code \\} as its escape) matches the name of
+     * the object a job creates, or a background statement's text, which names no object.
+     */
+    StatementResult show(Optional<String> like) {
+        Predicate<String> matches = like.<Predicate<String>>map(pattern -> text -> LIKE.like(text, pattern, "\\"))
+            .orElse(text -> true);
         List<List<Object>> rows = new ArrayList<>();
         for (Job job : creating()) {
-            rows.add(Arrays.asList(job.id(), job.statement(), progress(job)));
+            if (matches.test(job.objectName())) {
+                rows.add(Arrays.asList(job.id(), job.statement(), progress(job)));
+            }
         }
         for (StatementJob statement : runningStatements()) {
+            if (!matches.test(statement.statement())) {
+                continue;
+            }
             // How much of its output is unknown until it ends: say what it has written so far.
             long written = context.store().progress(statement.id()).map(StatementProgress::rowsWritten).orElse(0L);
             rows.add(Arrays.asList(statement.id(), statement.statement(),
@@ -122,13 +138,27 @@ final class JobCommands {
         }
     }
 
-    StatementResult awaitView(Session session, String name) {
-        var entry = context.catalog().entry(name).orElseThrow(() ->
-            SqlError.of(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+    /**
+     * WAIT MATERIALIZED VIEW | SINK | INDEX | TABLE name: returns once the object is created, at once if it is (a table
+     * is created by its statement). Waiting does not own the job: a WAIT that ends early leaves it running.
+     */
+    StatementResult awaitObject(Session session, SqlWait.Target target) {
+        String kind = target.kind().sql().toLowerCase(Locale.ROOT);
+        var entry = context.catalog().entry(target.name()).orElseThrow(() -> SqlError.of(
+            target.kind() == SqlObjectKind.SINK || target.kind() == SqlObjectKind.INDEX ? SqlState.UNDEFINED_OBJECT
+                : SqlState.UNDEFINED_TABLE, kind + " \"" + target.name() + "\" does not exist"));
+        if (!entry.kind().name().equals(target.kind().name())) {
+            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "\"" + target.name() + "\" is not " + withArticle(kind)
+                + ": it is " + withArticle(SqlObjectKind.valueOf(entry.kind().name()).sql().toLowerCase(Locale.ROOT)));
+        }
         if (!entry.visible()) {
             await(session, entry.jobId(), Notices.NONE, false);
         }
         return new StatementResult.Command("WAIT");
+    }
+
+    private static String withArticle(String kind) {
+        return ("aeiou".indexOf(kind.charAt(0)) >= 0 ? "an " : "a ") + kind;
     }
 
     /**

@@ -312,8 +312,8 @@ public final class StatementExecutor {
         on(SqlShow.class, (session, show, text, notices) -> show(session, show));
         on(SqlDescribeTable.class, (session, describe, text, notices) -> sessions.describe(describe));
         on(SqlCancelJobs.class, (session, cancel, text, notices) -> jobs.cancel(cancel.jobIds()));
-        on(SqlWait.class, (session, wait, text, notices) -> wait.view().isPresent()
-            ? jobs.awaitView(session, wait.view().get().getSimple()) : jobs.awaitAll(session));
+        on(SqlWait.class, (session, wait, text, notices) -> wait.target().isPresent()
+            ? jobs.awaitObject(session, wait.target().get()) : jobs.awaitAll(session));
         on(SqlAlterMaterializedView.class, (session, alter, text, notices) -> jobs.alter(alter));
         on(SqlExplainStatement.class, (session, explain, text, notices) -> explain(explain, text));
         on(SqlFlush.class, (session, flush, text, notices) -> jobs.flush(session));
@@ -338,7 +338,7 @@ public final class StatementExecutor {
     }
 
     private StatementResult show(Session session, SqlShow show) {
-        return show.what() == SqlShow.What.JOBS ? jobs.show() : sessions.show(session, show);
+        return show.what() == SqlShow.What.JOBS ? jobs.show(show.like()) : sessions.show(session, show);
     }
 
     private StatementResult explain(SqlExplainStatement explain, String text) {

@@ -103,6 +103,46 @@ class JobControlIT {
         }
     }
 
+    /** SHOW JOBS LIKE, CANCEL JOB (singular) and WAIT by kind: SINK, INDEX and TABLE as well as MATERIALIZED VIEW. */
+    @Test
+    void jobsAreShownByNameCancelledOneByOneAndWaitedForByKind() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 1_000);
+            Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW orders_count AS SELECT count(*) AS c FROM t",
+                "CREATE MATERIALIZED VIEW other_sum AS SELECT sum(v1) AS s FROM t",
+                "CREATE SINK orders_out AS SELECT v1 FROM t WITH (topic = 'orders-out', type = 'append-only')",
+                "CREATE INDEX t_by_v1 ON t (v1)"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(ShownJob.list(psql)).hasSize(4);
+
+            List<String> shown = psql.run("SHOW JOBS LIKE 'orders%'", "-A", "-t").stdout().lines().toList();
+            assertThat(shown).hasSize(2).allMatch(line -> line.contains(" orders_"));
+            assertThat(psql.run("SHOW JOBS LIKE 'ORDERS%'", "-A", "-t").stdout()).as("LIKE is case-sensitive").isEmpty();
+
+            long otherSum = ShownJob.list(psql).stream().filter(job -> job.statement().contains("other_sum"))
+                .findFirst().orElseThrow().id();
+            assertThat(psql.run("CANCEL JOB " + otherSum).stdout()).contains(String.valueOf(otherSum));
+            assertThat(ShownJob.list(psql)).hasSize(3).noneMatch(job -> job.id() == otherSum);
+
+            // Each WAIT by kind times out while its object's backfill is paused, and leaves the job running.
+            for (String wait : List.of("WAIT SINK orders_out", "WAIT INDEX t_by_v1", "WAIT MATERIALIZED VIEW orders_count")) {
+                Psql.Result waited = psql.session(List.of("SET statement_timeout = '1s'", wait));
+                assertThat(waited.stderr()).as(wait).contains("canceling statement due to statement timeout");
+            }
+            assertThat(ShownJob.list(psql)).hasSize(3);
+            assertThat(psql.run("WAIT TABLE t").stdout()).as("a table is created by its statement").contains("WAIT");
+            assertThat(psql.run("WAIT SINK orders_count").stderr())
+                .contains("\"orders_count\" is not a sink: it is a materialized view");
+            assertThat(psql.run("WAIT INDEX nowhere").stderr()).contains("index \"nowhere\" does not exist");
+
+            assertThat(psql.run("ALTER MATERIALIZED VIEW orders_count SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
+            assertThat(psql.run("WAIT MATERIALIZED VIEW orders_count").exitCode()).isZero();
+            assertThat(psql.value("SELECT c FROM orders_count")).isEqualTo("1000");
+        }
+    }
+
     @Test
     void aForegroundCreateWhoseClientIsGoneIsCancelled() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {

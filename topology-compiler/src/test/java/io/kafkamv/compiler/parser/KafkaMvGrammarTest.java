@@ -94,9 +94,16 @@ class KafkaMvGrammarTest {
         assertThat(parse("SHOW JOBS", SqlShow.class).what()).isEqualTo(SqlShow.What.JOBS);
         assertThat(parse("show materialized views", SqlShow.class).what()).isEqualTo(SqlShow.What.MATERIALIZED_VIEWS);
         assertThat(parse("SHOW background_ddl", SqlShow.class).variable()).contains("background_ddl");
+        assertThat(parse("SHOW JOBS", SqlShow.class).like()).isEmpty();
+        assertThat(parse("SHOW JOBS LIKE 'orders%'", SqlShow.class).like()).contains("orders%");
         assertThat(parse("CANCEL JOBS 1002, 1003", SqlCancelJobs.class).jobIds()).containsExactly(1002L, 1003L);
-        assertThat(parse("WAIT", SqlWait.class).view()).isEmpty();
-        assertThat(parse("WAIT MATERIALIZED VIEW m", SqlWait.class).view()).isPresent();
+        assertThat(parse("CANCEL JOB 1002", SqlCancelJobs.class).jobIds()).containsExactly(1002L);
+        assertThat(parse("WAIT", SqlWait.class).target()).isEmpty();
+        assertThat(parse("WAIT MATERIALIZED VIEW m", SqlWait.class).target())
+            .contains(new SqlWait.Target(SqlObjectKind.MATERIALIZED_VIEW, "m"));
+        assertThat(parse("WAIT SINK s", SqlWait.class).target()).contains(new SqlWait.Target(SqlObjectKind.SINK, "s"));
+        assertThat(parse("wait index i", SqlWait.class).target()).contains(new SqlWait.Target(SqlObjectKind.INDEX, "i"));
+        assertThat(parse("WAIT TABLE t", SqlWait.class).target()).contains(new SqlWait.Target(SqlObjectKind.TABLE, "t"));
         assertThat(parse("FLUSH", SqlNode.class)).isInstanceOf(SqlFlush.class);
         SqlAlterMaterializedView alter = parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0",
             SqlAlterMaterializedView.class);
