@@ -111,18 +111,30 @@ function jobRow(job) {
     ? el('button', {class: 'danger cancel', 'data-job-id': job.id}, 'Cancel')
     : null;
   if (cancel) cancel.addEventListener('click', () => confirmCancel(job));
+  const pause = running
+    ? el('button', {class: 'pause', 'data-job-id': job.id}, job.paused ? 'Resume' : 'Pause')
+    : null;
+  if (pause) pause.addEventListener('click', () => pauseOrResume(job));
+  const status = running && job.paused ? 'paused' : job.status.toLowerCase();
   return el('tr', {'data-job-id': job.id, 'data-status': job.status},
     el('td', {class: 'num'}, job.id),
     el('td', {}, job.object),
     el('td', {class: 'statement'}, job.statement),
-    el('td', {class: `status-${job.status.toLowerCase()}`}, job.status.toLowerCase(),
+    el('td', {class: `status-${status}`}, status,
       job.failure ? el('div', {class: 'notice'}, job.failure) : null),
     el('td', {}, progressBar(job)),
     el('td', {class: 'num rate'}, running && job.recordsPerSecond !== undefined
       ? `${formatCount(job.recordsPerSecond)} rows/s` : ''),
     el('td', {class: 'num eta'}, running ? formatDuration(job.etaSeconds) : ''),
     el('td', {class: 'num'}, `${formatCount(job.recordsBackfilled)} / ${formatCount(job.recordsBackfilled + job.recordsRemaining)}`),
-    el('td', {}, cancel));
+    el('td', {}, pause, cancel));
+}
+
+// A paused backfill keeps its progress; resuming goes on at the rate limit it had.
+async function pauseOrResume(job) {
+  const response = await api('POST', `/v1/jobs/${job.id}/${job.paused ? 'resume' : 'pause'}`);
+  if (!response.ok) alertProblem(response.json);
+  await renderJobs(false, generation);
 }
 
 function confirmCancel(job) {

@@ -410,28 +410,65 @@ SqlNode SqlFlushStatement() :
     <FLUSH> { return new SqlFlush(getPos()); }
 }
 
-/** ALTER MATERIALIZED VIEW name SET option = value, e.g. BACKFILL_RATE_LIMIT = 1000 */
-SqlNode SqlAlterMaterializedViewStatement() :
+/**
+ * ALTER {MATERIALIZED VIEW | SINK | INDEX} name SET option {= | TO} {value | DEFAULT}, e.g. BACKFILL_RATE_LIMIT = 1000
+ */
+SqlNode SqlAlterObjectStatement() :
 {
     final Span s;
+    final SqlObjectKind kind;
     final SqlIdentifier id;
     final SqlIdentifier option;
-    final SqlNode value;
+    SqlNode value = null;
 }
 {
     <ALTER> { s = span(); }
-    <MATERIALIZED> <VIEW>
+    (
+        <MATERIALIZED> <VIEW> { kind = SqlObjectKind.MATERIALIZED_VIEW; }
+    |
+        <SINK> { kind = SqlObjectKind.SINK; }
+    |
+        <INDEX> { kind = SqlObjectKind.INDEX; }
+    )
     id = CompoundIdentifier()
     <SET>
     option = SimpleIdentifier()
-    <EQ>
+    ( <EQ> | <TO> )
     (
+        <DEFAULT_>
+    |
         LOOKAHEAD(2) value = Literal()
     |
         value = SimpleIdentifier()
     )
     {
-        return new SqlAlterMaterializedView(s.end(this), id, option.getSimple(), value);
+        return new SqlAlterObject(s.end(this), kind, id, option.getSimple(), value);
+    }
+}
+
+/** PAUSE JOB 1002 or RESUME JOBS 1002, 1003: a backfill stopped where it is, or going on. */
+SqlNode SqlPauseJobsStatement() :
+{
+    final Span s;
+    final boolean resume;
+    final List<Long> ids = new ArrayList<Long>();
+    SqlNode id;
+}
+{
+    (
+        <PAUSE> { resume = false; }
+    |
+        <RESUME> { resume = true; }
+    )
+    { s = span(); }
+    ( <JOBS> | <JOB> )
+    id = UnsignedNumericLiteral() { ids.add(((SqlLiteral) id).longValue(true)); }
+    (
+        <COMMA>
+        id = UnsignedNumericLiteral() { ids.add(((SqlLiteral) id).longValue(true)); }
+    )*
+    {
+        return new SqlPauseJobs(s.end(this), ids, resume);
     }
 }
 

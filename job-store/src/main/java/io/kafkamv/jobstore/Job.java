@@ -138,13 +138,16 @@ public record Job(
         boolean staleProgress = progress < previous.progress;
         boolean staleGeneration = generation < previous.generation;
         boolean staleRebuild = generation == previous.generation && rebuilding() && !previous.rebuilding();
-        if (!staleStatus && !staleProgress && !staleGeneration && !staleRebuild) {
+        // A record keeps the rate limit its job was created with: ALTER's and PAUSE's live in records of their own,
+        // and a copy that carries them (JobStore#job) must not write them into this one.
+        boolean ownRate = rateLimit != previous.rateLimit;
+        if (!staleStatus && !staleProgress && !staleGeneration && !staleRebuild && !ownRate) {
             return this;
         }
         return new Job(id, objectName, statement, plan, background, staleStatus ? previous.status : status,
             staleStatus ? previous.failure : failure, startOffsets, targetOffsets,
             staleProgress ? previous.backfillOffsets : backfillOffsets, Math.max(progress, previous.progress), owner,
-            rateLimit, createdAt, updatedAt, staleGeneration ? previous.generation : generation,
+            previous.rateLimit, createdAt, updatedAt, staleGeneration ? previous.generation : generation,
             staleGeneration || staleRebuild ? previous.rebuildTargets : rebuildTargets);
     }
 }

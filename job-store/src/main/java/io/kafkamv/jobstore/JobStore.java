@@ -94,9 +94,9 @@ public final class JobStore implements AutoCloseable {
         return Optional.ofNullable(mirror.unreadableJobs.get(id));
     }
 
-    /** The job with what lives in records of its own: a cancel, ALTER's rate limit. */
+    /** The job with what lives in records of its own: a cancel, ALTER's rate limit, a pause (a rate limit of 0). */
     private Job withOwnRecords(Job job) {
-        Long rate = rates.get(job.id());
+        Long rate = mirror.pauses.containsKey(job.id()) ? Long.valueOf(0) : rates.get(job.id());
         Job current = rate == null ? job : job.withRateLimit(rate);
         String reason = cancels.get(job.id());
         return reason == null || current.status() == JobStatus.CANCELLING ? current
@@ -106,6 +106,22 @@ public final class JobStore implements AutoCloseable {
     /** ALTER's backfill rate limit: a record of its own, so that no rewrite of the job's record from an older copy undoes it. */
     public void setRateLimit(long id, long recordsPerSecond) {
         write(JobStoreKeys.rate(id), Long.toString(recordsPerSecond).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * PAUSE JOB: the backfill stops where it is, keeping its progress, until {@link #resume}; the rate limit it had
+     * applies again then (the job's record keeps the limit it was created with, ALTER's lives in its own record).
+     */
+    public void pause(long id) {
+        write(JobStoreKeys.pause(id), Instant.now().toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void resume(long id) {
+        write(JobStoreKeys.pause(id), null);
+    }
+
+    public boolean paused(long id) {
+        return mirror.pauses.containsKey(id);
     }
 
     /** Every background statement accepted and not forgotten, ended if its end is committed. */
@@ -335,6 +351,7 @@ public final class JobStore implements AutoCloseable {
         write(JobStoreKeys.job(id), null);
         write(JobStoreKeys.cancel(id), null);
         write(JobStoreKeys.rate(id), null);
+        write(JobStoreKeys.pause(id), null);
         LOG.info("Job {} ({}) removed: cancelled and cleaned up, or its object dropped", id, object);
     }
 

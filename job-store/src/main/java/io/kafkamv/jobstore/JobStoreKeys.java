@@ -17,6 +17,8 @@ final class JobStoreKeys {
     static final String CANCEL = "cancel/";
     /** ALTER's backfill rate limit, apart from the job's record for the same reason as a cancel. */
     static final String RATE = "rate/";
+    /** PAUSE JOB: present while the job is paused, apart from the job's record for the same reason as a cancel. */
+    static final String PAUSE = "pause/";
     static final String STATEMENT = "statement/";
     /** A background statement's end, written in its run's transaction (so on the log's transactional side). */
     static final String END = "statement-end/";
@@ -45,6 +47,10 @@ final class JobStoreKeys {
 
     static String rate(long id) {
         return RATE + id;
+    }
+
+    static String pause(long id) {
+        return PAUSE + id;
     }
 
     static String statement(long id) {

@@ -66,6 +66,28 @@ final class JobsApi {
         }
     }
 
+    /** PAUSE JOB through REST: the job as it is then, {@code "paused": true}. */
+    void pause(Context ctx) {
+        pauseOrResume(ctx, false);
+    }
+
+    void resume(Context ctx) {
+        pauseOrResume(ctx, true);
+    }
+
+    private void pauseOrResume(Context ctx, boolean resume) {
+        Optional<Job> job = job(ctx);
+        if (job.isEmpty()) {
+            return;
+        }
+        try {
+            executor.pauseJobs(List.of(job.get().id()), resume);
+            ctx.json(json(store.job(job.get().id()).orElse(job.get())));
+        } catch (SqlError error) {
+            Problem.respond(ctx, Problem.of(error, null));
+        }
+    }
+
     /**
      * Waits until the job has created its object, or {@code timeout} (e.g. {@code 30s}, default 60s, at most
      * {@link #MAX_WAIT}) passes. The request holds no server thread meanwhile: many clients waiting at once must not
@@ -163,6 +185,7 @@ final class JobsApi {
             json.put("failure", job.failure());
         }
         json.put("backfillRateLimit", job.rateLimit());
+        json.put("paused", store.paused(job.id()));
         json.put("createdAt", job.createdAt().toString());
         json.put("updatedAt", job.updatedAt().toString());
         return json;

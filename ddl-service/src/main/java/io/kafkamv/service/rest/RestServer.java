@@ -63,6 +63,8 @@ public final class RestServer implements AutoCloseable {
             config.routes.get("/v1/jobs/{id}", jobs::get);
             config.routes.delete("/v1/jobs/{id}", jobs::cancel);
             config.routes.post("/v1/jobs/{id}/wait", jobs::await);
+            config.routes.post("/v1/jobs/{id}/pause", jobs::pause);
+            config.routes.post("/v1/jobs/{id}/resume", jobs::resume);
             config.routes.get("/internal/v1/jobs/{id}/rows", ctx -> runner.reads().localViewRows(Long.parseLong(ctx.pathParam("id")),
                     partitions(ctx.queryParam("partitions")))
                 .ifPresentOrElse(rows -> ctx.json(Map.of("rows", rows.stream()

@@ -11,9 +11,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
+import io.kafkamv.compiler.parser.SqlAlterObject;
 import io.kafkamv.compiler.parser.SqlObjectKind;
 import io.kafkamv.compiler.parser.SqlWait;
 import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.StatementJob;
@@ -105,27 +107,67 @@ final class JobCommands {
         return new StatementResult.Rows(List.of(new ResultColumn("Id", SqlType.BIGINT)), cancelled, "CANCEL_JOBS");
     }
 
-    /** ALTER MATERIALIZED VIEW v SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives restarts. */
-    StatementResult alter(io.kafkamv.compiler.parser.SqlAlterMaterializedView alter) {
+    /**
+     * ALTER {MATERIALIZED VIEW | SINK | INDEX} x SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives
+     * restarts; {@code = DEFAULT} is the session's BACKFILL_RATE_LIMIT.
+     */
+    StatementResult alter(Session session, SqlAlterObject alter) {
         String name = alter.name().getSimple();
+        String kind = alter.kind().sql().toLowerCase(Locale.ROOT);
         if (!"backfill_rate_limit".equals(alter.option())) {
-            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "unrecognized materialized view option \""
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "unrecognized " + kind + " option \""
                 + alter.option() + "\"");
         }
+        String value = alter.value().orElseGet(() -> session.variable("backfill_rate_limit").orElse("-1"));
         long limit;
         try {
-            limit = Long.parseLong(alter.value());
+            limit = Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "BACKFILL_RATE_LIMIT must be an integer (records "
-                + "per second; 0 pauses, a negative value means no limit), not " + alter.value());
+                + "per second; 0 pauses, a negative value means no limit), not " + value);
         }
-        var entry = context.catalog().entry(name).orElseThrow(() ->
-            SqlError.of(SqlState.UNDEFINED_TABLE, "materialized view \"" + name + "\" does not exist"));
+        CatalogEntry entry = objectOfKind(alter.kind(), name);
         Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status() == JobStatus.CREATING)
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                "materialized view \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
+                kind + " \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
         context.store().setRateLimit(job.id(), limit);
-        return new StatementResult.Command("ALTER MATERIALIZED VIEW");
+        return new StatementResult.Command(alter.kind() == SqlObjectKind.MATERIALIZED_VIEW ? "ALTER MATERIALIZED VIEW"
+            : "ALTER " + alter.kind().sql());
+    }
+
+    /**
+     * PAUSE JOB: the backfill stops where it is and keeps its progress and its place in SHOW JOBS until RESUME; a
+     * job already paused (or, for RESUME, not paused) is left as it is. Throws, having done those before it, at the
+     * first id that is no job being created.
+     */
+    StatementResult pause(List<Long> ids, boolean resume) {
+        for (long id : ids) {
+            Job job = context.store().job(id).filter(candidate -> candidate.status() != JobStatus.CANCELLING)
+                .orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist"));
+            if (job.status() != JobStatus.CREATING) {
+                throw SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "job " + id + " is not being created ("
+                    + job.status().name().toLowerCase(Locale.ROOT) + "): only a backfill can be paused or resumed");
+            }
+            if (resume) {
+                context.store().resume(id);
+            } else {
+                context.store().pause(id);
+            }
+        }
+        return new StatementResult.Command(resume ? "RESUME" : "PAUSE");
+    }
+
+    /** The object of that name, which must be of that kind: 42P01 or 42704 if there is none, 42809 if another kind. */
+    private CatalogEntry objectOfKind(SqlObjectKind kind, String name) {
+        String what = kind.sql().toLowerCase(Locale.ROOT);
+        CatalogEntry entry = context.catalog().entry(name).orElseThrow(() -> SqlError.of(
+            kind == SqlObjectKind.SINK || kind == SqlObjectKind.INDEX ? SqlState.UNDEFINED_OBJECT
+                : SqlState.UNDEFINED_TABLE, what + " \"" + name + "\" does not exist"));
+        if (!entry.kind().name().equals(kind.name())) {
+            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "\"" + name + "\" is not " + withArticle(what)
+                + ": it is " + withArticle(SqlObjectKind.valueOf(entry.kind().name()).sql().toLowerCase(Locale.ROOT)));
+        }
+        return entry;
     }
 
     StatementResult awaitAll(Session session) {
@@ -143,14 +185,7 @@ final class JobCommands {
      * is created by its statement). Waiting does not own the job: a WAIT that ends early leaves it running.
      */
     StatementResult awaitObject(Session session, SqlWait.Target target) {
-        String kind = target.kind().sql().toLowerCase(Locale.ROOT);
-        var entry = context.catalog().entry(target.name()).orElseThrow(() -> SqlError.of(
-            target.kind() == SqlObjectKind.SINK || target.kind() == SqlObjectKind.INDEX ? SqlState.UNDEFINED_OBJECT
-                : SqlState.UNDEFINED_TABLE, kind + " \"" + target.name() + "\" does not exist"));
-        if (!entry.kind().name().equals(target.kind().name())) {
-            throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "\"" + target.name() + "\" is not " + withArticle(kind)
-                + ": it is " + withArticle(SqlObjectKind.valueOf(entry.kind().name()).sql().toLowerCase(Locale.ROOT)));
-        }
+        CatalogEntry entry = objectOfKind(target.kind(), target.name());
         if (!entry.visible()) {
             await(session, entry.jobId(), Notices.NONE, false);
         }
@@ -281,8 +316,17 @@ final class JobCommands {
 
     /** The job's progress, and what keeps it from running on this instance if anything does. */
     private String progress(Job job) {
-        return percent(job.progress()) + context.runner().localProblem(job.id()).map(problem -> " (" + problem + ")")
-            .orElse("");
+        if (context.store().paused(job.id())) {
+            return percent(job.progress()) + " (paused)";
+        }
+        Optional<String> problem = context.runner().localProblem(job.id());
+        if (problem.isPresent()) {
+            return percent(job.progress()) + " (" + problem.get() + ")";
+        }
+        // Until its first progress is written a job is starting (its Kafka Streams joining the group, restoring),
+        // not stuck at 0.
+        boolean starting = job.backfillOffsets().isEmpty() && job.rateLimit() != 0;
+        return percent(job.progress()) + (starting ? " (starting)" : "");
     }
 
     static String percent(double fraction) {

@@ -12,7 +12,7 @@ import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.error.CompileException;
 import io.kafkamv.compiler.parser.Redaction;
-import io.kafkamv.compiler.parser.SqlAlterMaterializedView;
+import io.kafkamv.compiler.parser.SqlAlterObject;
 import io.kafkamv.compiler.parser.SqlCancelJobs;
 import io.kafkamv.compiler.parser.SqlCreateIndex;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
@@ -22,6 +22,7 @@ import io.kafkamv.compiler.parser.SqlDropObject;
 import io.kafkamv.compiler.parser.SqlExplainStatement;
 import io.kafkamv.compiler.parser.SqlFlush;
 import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.compiler.parser.SqlPauseJobs;
 import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.compiler.parser.SqlStatementParser;
 import io.kafkamv.compiler.parser.SqlWait;
@@ -149,6 +150,16 @@ public final class StatementExecutor {
         return measured(text, kind -> {
             kind.name = "cancel_jobs";
             return jobs.cancel(ids);
+        });
+    }
+
+    /** PAUSE JOBS or RESUME JOBS for a door that has the ids (REST), as {@link #cancelJobs} is for CANCEL. */
+    public StatementResult pauseJobs(List<Long> ids, boolean resume) {
+        String verb = resume ? "RESUME" : "PAUSE";
+        String text = verb + " JOBS " + String.join(", ", ids.stream().map(String::valueOf).toList());
+        return measured(text, kind -> {
+            kind.name = verb.toLowerCase(Locale.ROOT) + "_jobs";
+            return jobs.pause(ids, resume);
         });
     }
 
@@ -314,7 +325,8 @@ public final class StatementExecutor {
         on(SqlCancelJobs.class, (session, cancel, text, notices) -> jobs.cancel(cancel.jobIds()));
         on(SqlWait.class, (session, wait, text, notices) -> wait.target().isPresent()
             ? jobs.awaitObject(session, wait.target().get()) : jobs.awaitAll(session));
-        on(SqlAlterMaterializedView.class, (session, alter, text, notices) -> jobs.alter(alter));
+        on(SqlAlterObject.class, (session, alter, text, notices) -> jobs.alter(session, alter));
+        on(SqlPauseJobs.class, (session, pause, text, notices) -> jobs.pause(pause.jobIds(), pause.resume()));
         on(SqlExplainStatement.class, (session, explain, text, notices) -> explain(explain, text));
         on(SqlFlush.class, (session, flush, text, notices) -> jobs.flush(session));
         on(SqlSetOption.class, (session, option, text, notices) -> sessions.set(session, option, text));

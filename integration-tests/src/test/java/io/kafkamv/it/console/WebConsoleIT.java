@@ -123,6 +123,17 @@ class WebConsoleIT {
             .orElseThrow().id();
         open("#/jobs");
         By cancel = By.cssSelector("button.cancel[data-job-id='" + id + "']");
+        By pause = By.cssSelector("button.pause[data-job-id='" + id + "']");
+
+        // Pause and Resume toggle the job's pause, which SHOW JOBS and the status column show.
+        assertThat(await(pause).getText()).isEqualTo("Pause");
+        click(pause);
+        awaitText(pause, "Resume");
+        awaitText(By.cssSelector("tr[data-job-id='" + id + "'] td.status-paused"), "paused");
+        assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout()).contains(id + "|").contains("(paused)");
+        click(pause);
+        awaitText(pause, "Pause");
+        assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout()).doesNotContain("(paused)");
 
         click(cancel);
         await(By.id("confirm-keep")).click();
@@ -226,6 +237,12 @@ class WebConsoleIT {
     }
 
     /** Clicks what the locator finds, again if the page redrew it between finding and clicking. */
+    /** Waits until the element shows that text, through the redraws that replace it. */
+    private static void awaitText(By locator, String text) {
+        new WebDriverWait(browser, DEADLINE).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+            .until(page -> page.findElement(locator).getText().equals(text));
+    }
+
     private static void click(By locator) {
         new WebDriverWait(browser, DEADLINE).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
             .until(page -> {

@@ -34,7 +34,7 @@ class DocExamplesIT {
     /** A fenced block: its info string and its text. */
     private static final Pattern BLOCK = Pattern.compile("(?m)^```([^\\n]*)\\n(.*?)^```\\s*$", Pattern.DOTALL);
     /** A foreground CREATE's progress notices differ from run to run; the pages leave them out. */
-    private static final Pattern PROGRESS = Pattern.compile("(?m)^NOTICE:  job \\d+ \\(.*\\): [0-9.]+% done\\n");
+    private static final Pattern PROGRESS = Pattern.compile("(?m)^NOTICE:  job \\d+ \\(.*\\): [0-9.]+% done.*\\n");
     /** psql reading a script names the line of an error; at the prompt, which the pages show, it does not. */
     private static final Pattern SCRIPT_LOCATION = Pattern.compile("(?m)^psql:<stdin>:\\d+: ");
 

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,6 +61,54 @@ class JobControlIT {
             assertThat(psql.value("SELECT count(*) FROM m")).isEqualTo("200000");
             assertThat(psql.run("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 5").stderr())
                 .contains("is already created");
+        }
+    }
+
+    /** PAUSE keeps a backfill's progress and its place in SHOW JOBS, across a restart; RESUME goes on at its old rate. */
+    @Test
+    void aPausedJobStaysPausedAcrossARestartAndResumes() throws Exception {
+        Path dataDir = workDir.resolve("data");
+        long id;
+        double pausedAt;
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 200_000);
+            Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 20000", "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW m AS SELECT count(*) AS c FROM t"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            id = ShownJob.only(psql).id();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.only(psql).percent() > 0);
+
+            assertThat(psql.run("PAUSE JOB " + id).stdout()).isEqualTo("PAUSE\n");
+            assertThat(ShownJob.only(psql).statement()).contains("CREATE MATERIALIZED VIEW m");
+            assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout()).contains("% (paused)");
+            assertThat(job(service, id).get("paused").asBoolean()).isTrue();
+            // The progress written before the pause took hold may still arrive; then it stands still.
+            AtomicReference<Double> seen = new AtomicReference<>(-1.0);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    double now = ShownJob.only(psql).percent();
+                    return seen.getAndSet(now) == now;
+                });
+            pausedAt = ShownJob.only(psql).percent();
+            assertThat(pausedAt).isLessThan(100);
+            service.kill();
+        }
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout()).contains(id + "|").contains("% (paused)");
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10))
+                .until(() -> ShownJob.only(psql).percent() == pausedAt);
+            assertThat(psql.run("PAUSE JOB 99").stderr()).contains("job 99 does not exist");
+
+            JsonNode resumed = post(service, "/v1/jobs/" + id + "/resume");
+            assertThat(resumed.get("paused").asBoolean()).isFalse();
+            assertThat(resumed.get("backfillRateLimit").asLong()).as("the rate it had").isEqualTo(20000);
+            await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).isEmpty()
+                || ShownJob.only(psql).percent() > pausedAt);
+            assertThat(psql.run("WAIT MATERIALIZED VIEW m").exitCode()).isZero();
+            assertThat(psql.value("SELECT c FROM m")).isEqualTo("200000");
+            assertThat(psql.run("RESUME JOB " + id).stderr()).contains("job " + id + " is not being created (created)");
         }
     }
 
@@ -140,6 +189,16 @@ class JobControlIT {
             assertThat(psql.run("ALTER MATERIALIZED VIEW orders_count SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
             assertThat(psql.run("WAIT MATERIALIZED VIEW orders_count").exitCode()).isZero();
             assertThat(psql.value("SELECT c FROM orders_count")).isEqualTo("1000");
+
+            // A sink's and an index's rate limit are altered as a view's; DEFAULT is the session's.
+            assertThat(psql.session(List.of("SET BACKFILL_RATE_LIMIT = -1",
+                "ALTER SINK orders_out SET BACKFILL_RATE_LIMIT TO DEFAULT", "WAIT SINK orders_out")).stdout())
+                .contains("ALTER SINK").contains("WAIT");
+            assertThat(psql.run("ALTER INDEX t_by_v1 SET BACKFILL_RATE_LIMIT = -1").stdout()).isEqualTo("ALTER INDEX\n");
+            assertThat(psql.run("WAIT INDEX t_by_v1").exitCode()).isZero();
+            assertThat(ShownJob.list(psql)).isEmpty();
+            assertThat(psql.run("ALTER SINK orders_count SET BACKFILL_RATE_LIMIT = 1").stderr())
+                .contains("\"orders_count\" is not a sink: it is a materialized view");
         }
     }
 
@@ -262,6 +321,15 @@ class JobControlIT {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort() + path)).build(),
             HttpResponse.BodyHandlers.ofString());
+        return new ObjectMapper().readTree(response.body());
+    }
+
+    private static JsonNode post(ServiceProcess service, String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort() + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return new ObjectMapper().readTree(response.body());
     }
 

@@ -105,10 +105,18 @@ class KafkaMvGrammarTest {
         assertThat(parse("wait index i", SqlWait.class).target()).contains(new SqlWait.Target(SqlObjectKind.INDEX, "i"));
         assertThat(parse("WAIT TABLE t", SqlWait.class).target()).contains(new SqlWait.Target(SqlObjectKind.TABLE, "t"));
         assertThat(parse("FLUSH", SqlNode.class)).isInstanceOf(SqlFlush.class);
-        SqlAlterMaterializedView alter = parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0",
-            SqlAlterMaterializedView.class);
+        SqlAlterObject alter = parse("ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0", SqlAlterObject.class);
+        assertThat(alter.kind()).isEqualTo(SqlObjectKind.MATERIALIZED_VIEW);
         assertThat(alter.option()).isEqualTo("backfill_rate_limit");
-        assertThat(alter.value()).isEqualTo("0");
+        assertThat(alter.value()).contains("0");
+        SqlAlterObject sink = parse("ALTER SINK s SET BACKFILL_RATE_LIMIT TO DEFAULT", SqlAlterObject.class);
+        assertThat(sink.kind()).isEqualTo(SqlObjectKind.SINK);
+        assertThat(sink.value()).isEmpty();
+        assertThat(parse("ALTER INDEX i SET backfill_rate_limit = -1", SqlAlterObject.class).value()).contains("-1");
+        SqlPauseJobs pause = parse("PAUSE JOB 1002", SqlPauseJobs.class);
+        assertThat(pause.jobIds()).containsExactly(1002L);
+        assertThat(pause.resume()).isFalse();
+        assertThat(parse("RESUME JOBS 1002, 1003", SqlPauseJobs.class).resume()).isTrue();
         assertThat(((SqlIdentifier) parse("SET BACKGROUND_DDL = true", SqlSetOption.class).name()).getSimple())
             .isEqualTo("background_ddl");
     }
