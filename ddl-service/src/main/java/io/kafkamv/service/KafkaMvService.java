@@ -36,6 +36,7 @@ import io.kafkamv.service.query.RelationReader;
 import io.kafkamv.service.rest.RestServer;
 import io.kafkamv.service.statement.CatalogTables;
 import io.kafkamv.service.statement.CompilerWarmUp;
+import io.kafkamv.service.statement.JobCatalogTables;
 import io.kafkamv.service.statement.ServiceContext;
 import io.kafkamv.service.statement.StatementExecutor;
 import io.kafkamv.service.tables.TableWriter;
@@ -119,10 +120,15 @@ public final class KafkaMvService implements AutoCloseable {
         TableWriter writer = new TableWriter(clientProperties);
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
+        CatalogTables catalogTables = new CatalogTables(catalog);
+        JobCatalogTables jobTables = new JobCatalogTables(store, rates);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),
             (index, values) -> runner.reads().indexRows(index.jobId(), values, Duration.ofSeconds(10)),
-            new CatalogTables(catalog)::addTo, config.maxResultMb() > 0 ? (long) config.maxResultMb() << 20
+            root -> {
+                catalogTables.addTo(root);
+                jobTables.addTo(root);
+            }, config.maxResultMb() > 0 ? (long) config.maxResultMb() << 20
                 : io.kafkamv.service.query.QueryEngine.defaultMaxResultBytes());
         StatementExecutor executor = new StatementExecutor(new ServiceContext(catalog, store, runner, writer, queries,
             admin, clientProperties, instanceId, config.topicPartitions(), replicationFactor, metrics));

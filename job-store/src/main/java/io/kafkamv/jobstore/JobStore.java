@@ -96,7 +96,7 @@ public final class JobStore implements AutoCloseable {
 
     /** The job with what lives in records of its own: a cancel, ALTER's rate limit, a pause (a rate limit of 0). */
     private Job withOwnRecords(Job job) {
-        Long rate = mirror.pauses.containsKey(job.id()) ? Long.valueOf(0) : rates.get(job.id());
+        Long rate = paused(job.id()) && job.status() == JobStatus.CREATING ? Long.valueOf(0) : rates.get(job.id());
         Job current = rate == null ? job : job.withRateLimit(rate);
         String reason = cancels.get(job.id());
         return reason == null || current.status() == JobStatus.CANCELLING ? current

@@ -254,6 +254,42 @@ class JobStoreTest {
     }
 
     @Test
+    void aPausedJobIsHeldWhateverItsRecordsSayAndResumesAtTheRateItHad() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        store.setRateLimit(1001, 500);
+
+        store.pause(1001);
+        Job copyOfTheRunner = store.job(1001).orElseThrow();
+        assertThat(copyOfTheRunner.rateLimit()).isZero();
+        // The runner writes its progress from the paused copy; the record keeps the rate the job was created with.
+        store.put(copyOfTheRunner.withProgress(Map.of("t:0", 10L), 0.1));
+        JobStore restarted = JobStore.over(log, Duration.ofSeconds(1));
+        assertThat(restarted.paused(1001)).isTrue();
+        assertThat(restarted.job(1001)).map(Job::rateLimit).contains(0L);
+
+        // The log in memory serves its latest reader only: the restarted instance resumes.
+        restarted.resume(1001);
+        for (JobStore reader : List.of(restarted, JobStore.over(log, Duration.ofSeconds(1)))) {
+            assertThat(reader.paused(1001)).isFalse();
+            assertThat(reader.job(1001)).map(Job::rateLimit).as("ALTER's rate, not the paused copy's 0").contains(500L);
+        }
+    }
+
+    @Test
+    void aRecordKeepsTheRateItsJobWasCreatedWithAndRemovingTheJobForgetsItsPause() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        long created = store.job(1001).orElseThrow().rateLimit();
+        store.put(store.job(1001).orElseThrow().withRateLimit(created + 7).withProgress(Map.of("t:0", 10L), 0.1));
+        assertThat(JobStore.over(log, Duration.ofSeconds(1)).job(1001)).map(Job::rateLimit).contains(created);
+
+        store.pause(1001);
+        store.removeJob(1001);
+        assertThat(JobStore.over(log, Duration.ofSeconds(1)).paused(1001)).isFalse();
+    }
+
+    @Test
     void aRemovedJobIsNotBroughtBackByALateWrite() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         store.put(job(1001, JobStatus.CREATING));

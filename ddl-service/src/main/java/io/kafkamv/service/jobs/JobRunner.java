@@ -425,12 +425,18 @@ public final class JobRunner implements AutoCloseable {
                 .filter(entry -> entry.jobId() == job.id())
                 .ifPresent(entry -> store.put(entry.withStatus(ObjectStatus.CREATED)));
             store.put(job.withProgress(progress.consumed(), 1.0).withStatus(JobStatus.CREATED, null));
+            if (store.paused(job.id())) {
+                // Paused after its sources were read: nothing is left to hold, and RESUME refuses a created job.
+                store.resume(job.id());
+            }
             if (job.generation() > 0) {
                 cleanup.removeEarlierGenerations(job);
             }
         } else {
             long now = System.nanoTime();
-            if (progress.fraction() > job.progress() + 1e-4
+            // The first progress is written however small, so that SHOW JOBS stops saying "starting".
+            boolean first = job.backfillOffsets().isEmpty() && progress.fraction() > 0;
+            if ((progress.fraction() > job.progress() + 1e-4 || first)
                 && now - progressWritten.getOrDefault(job.id(), now - 1_000_000_000L) >= 1_000_000_000L) {
                 progressWritten.put(job.id(), now);
                 store.put(job.withProgress(progress.consumed(), progress.fraction()));

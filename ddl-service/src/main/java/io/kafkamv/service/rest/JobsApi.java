@@ -185,7 +185,7 @@ final class JobsApi {
             json.put("failure", job.failure());
         }
         json.put("backfillRateLimit", job.rateLimit());
-        json.put("paused", store.paused(job.id()));
+        json.put("paused", job.status() == JobStatus.CREATING && store.paused(job.id()));
         json.put("createdAt", job.createdAt().toString());
         json.put("updatedAt", job.updatedAt().toString());
         return json;

@@ -142,6 +142,10 @@ final class JobCommands {
      */
     StatementResult pause(List<Long> ids, boolean resume) {
         for (long id : ids) {
+            if (runningStatements().stream().anyMatch(statement -> statement.id() == id)) {
+                throw SqlError.of(SqlState.WRONG_OBJECT_TYPE, "job " + id + " is a background statement: only a "
+                    + "backfill can be paused or resumed (CANCEL JOB stops a statement)");
+            }
             Job job = context.store().job(id).filter(candidate -> candidate.status() != JobStatus.CANCELLING)
                 .orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist"));
             if (job.status() != JobStatus.CREATING) {
@@ -316,17 +320,13 @@ final class JobCommands {
 
     /** The job's progress, and what keeps it from running on this instance if anything does. */
     private String progress(Job job) {
-        if (context.store().paused(job.id())) {
-            return percent(job.progress()) + " (paused)";
-        }
-        Optional<String> problem = context.runner().localProblem(job.id());
+        JobState state = JobState.of(job, context.store().paused(job.id()));
+        Optional<String> problem = state == JobState.PAUSED ? Optional.empty() : context.runner().localProblem(job.id());
         if (problem.isPresent()) {
             return percent(job.progress()) + " (" + problem.get() + ")";
         }
-        // Until its first progress is written a job is starting (its Kafka Streams joining the group, restoring),
-        // not stuck at 0.
-        boolean starting = job.backfillOffsets().isEmpty() && job.rateLimit() != 0;
-        return percent(job.progress()) + (starting ? " (starting)" : "");
+        return percent(job.progress()) + (state == JobState.PAUSED || state == JobState.STARTING
+            ? " (" + state.label() + ")" : "");
     }
 
     static String percent(double fraction) {

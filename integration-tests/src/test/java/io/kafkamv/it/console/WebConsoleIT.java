@@ -236,13 +236,13 @@ class WebConsoleIT {
         browser.get("http://localhost:" + SERVICE.service().httpPort() + "/" + hash);
     }
 
-    /** Clicks what the locator finds, again if the page redrew it between finding and clicking. */
     /** Waits until the element shows that text, through the redraws that replace it. */
     private static void awaitText(By locator, String text) {
         new WebDriverWait(browser, DEADLINE).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
             .until(page -> page.findElement(locator).getText().equals(text));
     }
 
+    /** Clicks what the locator finds, again if the page redrew it between finding and clicking. */
     private static void click(By locator) {
         new WebDriverWait(browser, DEADLINE).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
             .until(page -> {

@@ -166,6 +166,18 @@ class JobControlIT {
             assertThat(created.exitCode()).as(created.stderr()).isZero();
             assertThat(ShownJob.list(psql)).hasSize(4);
 
+            // kafka_mv.jobs and kafka_mv.job_partitions: the same jobs as tables a query can read and join.
+            assertThat(psql.run("SELECT name, kind, create_type, state, progress, records_done, records_total, "
+                + "backfill_rate_limit FROM kafka_mv.jobs ORDER BY id", "-A", "-t").stdout()).isEqualTo("""
+                orders_count|materialized view|background|backfilling|0|0|1000|0
+                other_sum|materialized view|background|backfilling|0|0|1000|0
+                orders_out|sink|background|backfilling|0|0|1000|0
+                t_by_v1|index|background|backfilling|0|0|1000|0
+                """);
+            assertThat(psql.value("SELECT sum(p.target_offset - p.start_offset) || ' ' || min(p.phase) || ' ' "
+                + "|| bool_and(p.committed_offset = p.start_offset) FROM kafka_mv.job_partitions p "
+                + "JOIN kafka_mv.jobs j ON j.id = p.job_id WHERE j.name = 'orders_count'")).isEqualTo("1000 backfill true");
+
             List<String> shown = psql.run("SHOW JOBS LIKE 'orders%'", "-A", "-t").stdout().lines().toList();
             assertThat(shown).hasSize(2).allMatch(line -> line.contains(" orders_"));
             assertThat(psql.run("SHOW JOBS LIKE 'ORDERS%'", "-A", "-t").stdout()).as("LIKE is case-sensitive").isEmpty();
@@ -189,6 +201,10 @@ class JobControlIT {
             assertThat(psql.run("ALTER MATERIALIZED VIEW orders_count SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
             assertThat(psql.run("WAIT MATERIALIZED VIEW orders_count").exitCode()).isZero();
             assertThat(psql.value("SELECT c FROM orders_count")).isEqualTo("1000");
+            assertThat(psql.value("SELECT state || ' ' || progress || ' ' || records_done FROM kafka_mv.jobs "
+                + "WHERE name = 'orders_count'")).isEqualTo("created 100 1000");
+            assertThat(psql.value("SELECT DISTINCT phase FROM kafka_mv.job_partitions p JOIN kafka_mv.jobs j "
+                + "ON j.id = p.job_id WHERE j.name = 'orders_count'")).isEqualTo("live");
 
             // A sink's and an index's rate limit are altered as a view's; DEFAULT is the session's.
             assertThat(psql.session(List.of("SET BACKFILL_RATE_LIMIT = -1",

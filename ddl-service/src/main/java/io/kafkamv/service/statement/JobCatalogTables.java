@@ -1,0 +1,105 @@
+package io.kafkamv.service.statement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.parser.SqlObjectKind;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.jobs.JobRates;
+import io.kafkamv.service.query.QueryEngine;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+/**
+ * Schema {@code kafka_mv}: the jobs of the whole cluster as tables any query can read, filter and join, as
+ * RisingWave's {@code rw_ddl_progress} and Materialize's hydration status are. {@code kafka_mv.jobs} has a row per job
+ * (being created, created or failed; a cancelled job is gone), {@code kafka_mv.job_partitions} a row per input
+ * partition of each job with its offsets. Rows are read from the job store when the query runs.
+ */
+public final class JobCatalogTables {
+
+    private final JobStore store;
+    private final JobRates rates;
+
+    public JobCatalogTables(JobStore store, JobRates rates) {
+        this.store = store;
+        this.rates = rates;
+    }
+
+    public void addTo(SchemaPlus root) {
+        SchemaPlus schema = root.add("kafka_mv", new AbstractSchema());
+        add(schema, "jobs", this::jobs, bigint("id"), text("name"), text("kind"), text("statement"),
+            text("create_type"), text("state"), Column.of("progress", SqlType.DOUBLE), bigint("records_done"),
+            bigint("records_total"), bigint("records_per_second"), Column.of("eta_seconds", SqlType.DOUBLE),
+            Column.of("started_at", SqlType.TIMESTAMPTZ), bigint("backfill_rate_limit"), text("failure"));
+        add(schema, "job_partitions", this::partitions, bigint("job_id"), text("topic"),
+            Column.of("partition", SqlType.INTEGER), bigint("start_offset"), bigint("committed_offset"),
+            bigint("target_offset"), text("phase"));
+    }
+
+    private List<Job> shownJobs() {
+        return store.jobs().stream()
+            .filter(job -> job.status() != JobStatus.CANCELLING)
+            .sorted(Comparator.comparingLong(Job::id))
+            .toList();
+    }
+
+    private List<Object[]> jobs() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Job job : shownJobs()) {
+            Optional<JobRates.Rate> rate = job.status() == JobStatus.CREATING ? rates.of(job) : Optional.empty();
+            long done = job.recordsDone();
+            rows.add(new Object[] {job.id(), job.objectName(), kind(job), job.statement(),
+                job.background() ? "background" : "foreground", JobState.of(job, store.paused(job.id())).label(),
+                job.progress() * 100, done, done + job.recordsRemaining(),
+                rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
+                rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
+                job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure()});
+        }
+        return rows;
+    }
+
+    private List<Object[]> partitions() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Job job : shownJobs()) {
+            job.targetOffsets().keySet().stream().sorted().forEach(partition -> {
+                long start = job.startOffsets().getOrDefault(partition, 0L);
+                long target = job.targetOffsets().get(partition);
+                long committed = job.backfillOffsets().getOrDefault(partition, start);
+                int colon = partition.lastIndexOf(':');
+                rows.add(new Object[] {job.id(), partition.substring(0, colon),
+                    Integer.parseInt(partition.substring(colon + 1)), start, committed, target,
+                    job.status() == JobStatus.CREATED || committed >= target ? "live" : "backfill"});
+            });
+        }
+        return rows;
+    }
+
+    private String kind(Job job) {
+        return store.object(job.objectName()).filter(entry -> entry.jobId() == job.id()).map(CatalogEntry::kind)
+            .map(kind -> SqlObjectKind.valueOf(kind.name()).sql().toLowerCase(Locale.ROOT)).orElse(null);
+    }
+
+    private static void add(SchemaPlus schema, String name, Supplier<List<Object[]>> rows, Column... columns) {
+        schema.add(name, QueryEngine.table(new Relation(name, RowSchema.of(columns), List.of(), "catalog"), rows));
+    }
+
+    private static Column text(String name) {
+        return Column.of(name, SqlType.VARCHAR);
+    }
+
+    private static Column bigint(String name) {
+        return Column.of(name, SqlType.BIGINT);
+    }
+}

@@ -1,0 +1,32 @@
+package io.kafkamv.service.statement;
+
+import java.util.Locale;
+
+import io.kafkamv.jobstore.Job;
+
+/** What a job is doing, as SHOW JOBS's progress and {@code kafka_mv.jobs.state} say it. */
+enum JobState {
+    /** Being created, its first progress not yet written: its Kafka Streams application joining and starting. */
+    STARTING,
+    BACKFILLING,
+    /** PAUSE JOB: held where it is until RESUME JOB. */
+    PAUSED,
+    CREATED,
+    FAILED,
+    CANCELLING;
+
+    static JobState of(Job job, boolean paused) {
+        return switch (job.status()) {
+            case CREATED -> CREATED;
+            case FAILED -> FAILED;
+            case CANCELLING -> CANCELLING;
+            // A job held at rate 0 writes no progress: it is not starting, it is held.
+            case CREATING -> paused ? PAUSED
+                : job.backfillOffsets().isEmpty() && job.rateLimit() != 0 ? STARTING : BACKFILLING;
+        };
+    }
+
+    String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
