@@ -238,16 +238,18 @@ SqlCreate SqlCreateMaterializedViewStatement(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier id;
+    final Map<String, String> options;
     final SqlNode query;
 }
 {
     <MATERIALIZED> <VIEW>
     ifNotExists = IfNotExistsOpt()
     id = CompoundIdentifier()
+    options = WithOptionsOpt()
     <AS>
     query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     {
-        return new SqlCreateMaterializedView(s.end(this), ifNotExists, id, query);
+        return new SqlCreateMaterializedView(s.end(this), ifNotExists, id, options, query);
     }
 }
 
@@ -281,6 +283,7 @@ SqlCreate SqlCreateIndexStatement(Span s, boolean replace) :
     final SqlIdentifier id;
     final SqlIdentifier on;
     final SqlNodeList columns;
+    final Map<String, String> options;
 }
 {
     <INDEX>
@@ -288,8 +291,9 @@ SqlCreate SqlCreateIndexStatement(Span s, boolean replace) :
     id = CompoundIdentifier()
     <ON> on = CompoundIdentifier()
     columns = ParenthesizedSimpleIdentifierList()
+    options = WithOptionsOpt()
     {
-        return new SqlCreateIndex(s.end(this), ifNotExists, id, on, columns);
+        return new SqlCreateIndex(s.end(this), ifNotExists, id, on, columns, options);
     }
 }
 

@@ -59,7 +59,7 @@ final class ViewCommands {
 
     StatementResult create(Session session, SqlCreateMaterializedView statement, String text, Notices notices) {
         return createJob(session, statement.name().getSimple(), statement.ifNotExists(), SqlObjectKind.MATERIALIZED_VIEW,
-            notices, jobId -> {
+            statement.options(), notices, jobId -> {
                 // The job runner makes the view's output topic before it starts the job, on whichever
                 // instance runs it: one admin round trip less before a background CREATE returns.
                 CompiledView view = compiler().compileView(statement, text, jobId);
@@ -76,7 +76,7 @@ final class ViewCommands {
     StatementResult createSink(Session session, SqlCreateSink statement, String text, Notices notices) {
         String name = statement.name().getSimple();
         PlainSecrets.notice(statement.options(), notices);
-        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.SINK, notices, jobId -> {
+        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.SINK, statement.options(), notices, jobId -> {
             CompiledSink sink = compiler().compileSink(statement, text, jobId);
             SinkOutput output = sink.plan().sink();
             if (output.writesToDatabase()) {
@@ -116,7 +116,8 @@ final class ViewCommands {
     /** CREATE INDEX: a job that keeps a relation's rows by some of their columns, for lookups by them. */
     StatementResult createIndex(Session session, SqlCreateIndex statement, String text, Notices notices) {
         String name = statement.name().getSimple();
-        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.INDEX, notices, jobId -> {
+        return createJob(session, name, statement.ifNotExists(), SqlObjectKind.INDEX, statement.options(), notices,
+            jobId -> {
             CompiledIndex index = compiler().compileIndex(statement, text, jobId);
             List<String> columns = index.plan().index().columns().stream()
                 .map(column -> index.plan().schema().columns().get(column).name()).toList();
@@ -135,7 +136,8 @@ final class ViewCommands {
      * started.
      */
     private StatementResult createJob(Session session, String name, boolean ifNotExists, SqlObjectKind kind,
-                                      Notices notices, LongFunction<Prepared> prepare) {
+                                      Map<String, String> options, Notices notices, LongFunction<Prepared> prepare) {
+        Optional<Long> rateLimit = JobOptions.backfillRateLimit(kind, options);
         StatementResult done = new StatementResult.Command(kind.createTag());
         if (alreadyExists(name, ifNotExists, notices)) {
             return done;
@@ -147,7 +149,7 @@ final class ViewCommands {
         } catch (CompileException e) {
             throw explainInvisible(SqlErrors.from(e));
         }
-        start(session, jobId, prepared.plan(), prepared.statement(), prepared.entry(), notices);
+        start(session, jobId, prepared.plan(), prepared.statement(), prepared.entry(), rateLimit, notices);
         return done;
     }
 
@@ -175,10 +177,11 @@ final class ViewCommands {
      * completes even if this instance dies. In the foreground, waits for it with progress notices.
      */
     private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
-                       Notices notices) {
+                       Optional<Long> withRateLimit, Notices notices) {
         Offsets.Range range = Offsets.ofNewJob(context.admin(), plan);
         boolean background = session.backgroundDdl();
-        long rateLimit = session.variable("backfill_rate_limit").map(Long::parseLong).orElse(-1L);
+        long rateLimit = withRateLimit.orElseGet(() ->
+            session.variable(JobOptions.BACKFILL_RATE_LIMIT).map(Long::parseLong).orElse(-1L));
         Job job = new Job(jobId, entry.name(), statement, PlanJson.toTree(plan), background,
             JobStatus.CREATING, null, range.start(), range.end(), Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());

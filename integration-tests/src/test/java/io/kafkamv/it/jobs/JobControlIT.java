@@ -158,13 +158,19 @@ class JobControlIT {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
             fill(psql, 1_000);
-            Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
-                "CREATE MATERIALIZED VIEW orders_count AS SELECT count(*) AS c FROM t",
+            // The rate limits come from the session or from the CREATE's WITH, which wins.
+            Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 5000", "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW orders_count WITH (backfill_rate_limit = 0) AS SELECT count(*) AS c FROM t",
+                "SET BACKFILL_RATE_LIMIT = 0",
                 "CREATE MATERIALIZED VIEW other_sum AS SELECT sum(v1) AS s FROM t",
-                "CREATE SINK orders_out AS SELECT v1 FROM t WITH (topic = 'orders-out', type = 'append-only')",
-                "CREATE INDEX t_by_v1 ON t (v1)"));
+                "SET BACKFILL_RATE_LIMIT = -1",
+                "CREATE SINK orders_out AS SELECT v1 FROM t WITH (topic = 'orders-out', type = 'append-only', "
+                    + "backfill_rate_limit = 0)",
+                "CREATE INDEX t_by_v1 ON t (v1) WITH (backfill_rate_limit = 0)"));
             assertThat(created.exitCode()).as(created.stderr()).isZero();
             assertThat(ShownJob.list(psql)).hasSize(4);
+            assertThat(psql.run("CREATE MATERIALIZED VIEW nope WITH (rate = 1) AS SELECT 1 AS one").stderr())
+                .contains("unrecognized parameter \"rate\"");
 
             // kafka_mv.jobs and kafka_mv.job_partitions: the same jobs as tables a query can read and join.
             assertThat(psql.run("SELECT name, kind, create_type, state, progress, records_done, records_total, "
@@ -206,9 +212,9 @@ class JobControlIT {
             assertThat(psql.value("SELECT DISTINCT phase FROM kafka_mv.job_partitions p JOIN kafka_mv.jobs j "
                 + "ON j.id = p.job_id WHERE j.name = 'orders_count'")).isEqualTo("live");
 
-            // A sink's and an index's rate limit are altered as a view's; DEFAULT is the session's.
-            assertThat(psql.session(List.of("SET BACKFILL_RATE_LIMIT = -1",
-                "ALTER SINK orders_out SET BACKFILL_RATE_LIMIT TO DEFAULT", "WAIT SINK orders_out")).stdout())
+            // A sink's and an index's rate limit are altered as a view's; DEFAULT is the session's (-1 here).
+            assertThat(psql.session(List.of("ALTER SINK orders_out SET BACKFILL_RATE_LIMIT TO DEFAULT",
+                "WAIT SINK orders_out")).stdout())
                 .contains("ALTER SINK").contains("WAIT");
             assertThat(psql.run("ALTER INDEX t_by_v1 SET BACKFILL_RATE_LIMIT = -1").stdout()).isEqualTo("ALTER INDEX\n");
             assertThat(psql.run("WAIT INDEX t_by_v1").exitCode()).isZero();

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.parser;
 
 import java.util.List;
+import java.util.Map;
 
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -21,13 +22,20 @@ public final class SqlCreateIndex extends SqlCreate {
     private final SqlIdentifier name;
     private final SqlIdentifier on;
     private final SqlNodeList columns;
+    private final Map<String, String> options;
 
     public SqlCreateIndex(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name, SqlIdentifier on,
-                          SqlNodeList columns) {
+                          SqlNodeList columns, Map<String, String> options) {
         super(OPERATOR, pos, false, ifNotExists);
         this.name = name;
         this.on = on;
         this.columns = columns;
+        this.options = Map.copyOf(options);
+    }
+
+    /** The job's options, e.g. {@code backfill_rate_limit}, by their lower-case names. */
+    public Map<String, String> options() {
+        return options;
     }
 
     public SqlIdentifier name() {

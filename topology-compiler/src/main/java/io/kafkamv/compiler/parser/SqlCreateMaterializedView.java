@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.parser;
 
 import java.util.List;
+import java.util.Map;
 
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -12,7 +13,7 @@ import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableNullableList;
 
-/** {@code CREATE MATERIALIZED VIEW [IF NOT EXISTS] name AS query}. */
+/** {@code CREATE MATERIALIZED VIEW [IF NOT EXISTS] name [WITH (option = value, ...)] AS query}. */
 public final class SqlCreateMaterializedView extends SqlCreate {
 
     private static final SqlOperator OPERATOR =
@@ -20,11 +21,23 @@ public final class SqlCreateMaterializedView extends SqlCreate {
 
     private final SqlIdentifier name;
     private final SqlNode query;
+    private final Map<String, String> options;
 
     public SqlCreateMaterializedView(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name, SqlNode query) {
+        this(pos, ifNotExists, name, Map.of(), query);
+    }
+
+    public SqlCreateMaterializedView(SqlParserPos pos, boolean ifNotExists, SqlIdentifier name,
+                                     Map<String, String> options, SqlNode query) {
         super(OPERATOR, pos, false, ifNotExists);
         this.name = name;
         this.query = query;
+        this.options = Map.copyOf(options);
+    }
+
+    /** The job's options, e.g. {@code backfill_rate_limit}, by their lower-case names. */
+    public Map<String, String> options() {
+        return options;
     }
 
     public SqlIdentifier name() {

@@ -113,6 +113,11 @@ class KafkaMvGrammarTest {
         assertThat(sink.kind()).isEqualTo(SqlObjectKind.SINK);
         assertThat(sink.value()).isEmpty();
         assertThat(parse("ALTER INDEX i SET backfill_rate_limit = -1", SqlAlterObject.class).value()).contains("-1");
+        assertThat(parse("CREATE MATERIALIZED VIEW v WITH (backfill_rate_limit = -1) AS SELECT 1",
+            SqlCreateMaterializedView.class).options()).containsEntry("backfill_rate_limit", "-1");
+        assertThat(parse("CREATE MATERIALIZED VIEW v AS SELECT 1", SqlCreateMaterializedView.class).options()).isEmpty();
+        assertThat(parse("CREATE INDEX i ON v (a) WITH (backfill_rate_limit = 100)", SqlCreateIndex.class).options())
+            .containsEntry("backfill_rate_limit", "100");
         SqlPauseJobs pause = parse("PAUSE JOB 1002", SqlPauseJobs.class);
         assertThat(pause.jobIds()).containsExactly(1002L);
         assertThat(pause.resume()).isFalse();
