@@ -115,7 +115,7 @@ function jobRow(job) {
     ? el('button', {class: 'pause', 'data-job-id': job.id}, job.paused ? 'Resume' : 'Pause')
     : null;
   if (pause) pause.addEventListener('click', () => pauseOrResume(job));
-  const status = running && job.paused ? 'paused' : job.status.toLowerCase();
+  const status = running && job.paused ? 'paused' : running && job.queued ? 'queued' : job.status.toLowerCase();
   return el('tr', {'data-job-id': job.id, 'data-status': job.status},
     el('td', {class: 'num'}, job.id),
     el('td', {}, job.object),

@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobStore implements AutoCloseable {
 
+    /** How many jobs of the cluster may backfill at once (ALTER SYSTEM SET); the others are queued. */
+    public static final String MAX_CONCURRENT_CREATING_JOBS = "max_concurrent_creating_jobs";
+
     private static final Logger LOG = LoggerFactory.getLogger(JobStore.class);
     /** One for all stores: a mapper learns each class once, and {@link #warmUp} can teach it before the first CREATE. */
     private static final ObjectMapper JSON = mapper();
@@ -122,6 +125,29 @@ public final class JobStore implements AutoCloseable {
 
     public boolean paused(long id) {
         return mirror.pauses.containsKey(id);
+    }
+
+    /** ALTER SYSTEM SET's setting of the whole cluster; a null value removes it (ALTER SYSTEM RESET). */
+    public void putSetting(String name, String value) {
+        write(JobStoreKeys.setting(name), value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public Optional<String> setting(String name) {
+        return Optional.ofNullable(mirror.settings.get(name));
+    }
+
+    /**
+     * The jobs being created beyond the cluster's {@link #MAX_CONCURRENT_CREATING_JOBS} (none without one), in
+     * creation order: they wait until those before them are created or cancelled. A paused job keeps its place.
+     * Every instance reads the same log, so all agree which jobs wait.
+     */
+    public List<Long> queued() {
+        int limit = setting(MAX_CONCURRENT_CREATING_JOBS).map(Integer::parseInt).orElse(0);
+        if (limit <= 0) {
+            return List.of();
+        }
+        return jobs().stream().filter(job -> job.status() == JobStatus.CREATING).map(Job::id).sorted().skip(limit)
+            .toList();
     }
 
     /** Every background statement accepted and not forgotten, ended if its end is committed. */

@@ -19,6 +19,8 @@ final class JobStoreKeys {
     static final String RATE = "rate/";
     /** PAUSE JOB: present while the job is paused, apart from the job's record for the same reason as a cancel. */
     static final String PAUSE = "pause/";
+    /** {@code setting/<name>}: a setting of the whole cluster, ALTER SYSTEM SET's. */
+    static final String SETTING = "setting/";
     static final String STATEMENT = "statement/";
     /** A background statement's end, written in its run's transaction (so on the log's transactional side). */
     static final String END = "statement-end/";
@@ -51,6 +53,10 @@ final class JobStoreKeys {
 
     static String pause(long id) {
         return PAUSE + id;
+    }
+
+    static String setting(String name) {
+        return SETTING + name;
     }
 
     static String statement(long id) {

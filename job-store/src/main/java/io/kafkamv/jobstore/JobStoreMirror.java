@@ -30,6 +30,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
     /** Paused jobs, each with when PAUSE was written. */
     final Map<Long, String> pauses = new ConcurrentHashMap<>();
+    final Map<String, String> settings = new ConcurrentHashMap<>();
     /** Jobs whose latest record this version could not read (a newer one wrote it), with why. */
     final Map<Long, String> unreadableJobs = new ConcurrentHashMap<>();
     /** Jobs removed since this mirror started reading: a late rewrite of one must not bring it back. */
@@ -112,6 +113,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                     value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));
             } else if (key.startsWith(JobStoreKeys.PAUSE)) {
                 put(pauses, JobStoreKeys.id(key, JobStoreKeys.PAUSE),
+                    value == null ? null : new String(value, StandardCharsets.UTF_8));
+            } else if (key.startsWith(JobStoreKeys.SETTING)) {
+                put(settings, key.substring(JobStoreKeys.SETTING.length()),
                     value == null ? null : new String(value, StandardCharsets.UTF_8));
             } else if (key.startsWith(JobStoreKeys.STATEMENT)) {
                 put(statements, JobStoreKeys.id(key, JobStoreKeys.STATEMENT), read(value, StatementJob.class));

@@ -290,6 +290,24 @@ class JobStoreTest {
     }
 
     @Test
+    void jobsBeyondTheClustersLimitAreQueuedInCreationOrderAndACancelFreesASlot() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        for (long id : List.of(1003L, 1001L, 1002L)) {
+            store.put(job(id, JobStatus.CREATING));
+        }
+        store.put(job(1000, JobStatus.CREATED));
+        assertThat(store.queued()).as("no limit").isEmpty();
+
+        store.putSetting(JobStore.MAX_CONCURRENT_CREATING_JOBS, "1");
+        assertThat(store.queued()).containsExactly(1002L, 1003L);
+        store.pause(1001);
+        assertThat(store.queued()).as("a paused job keeps its place").containsExactly(1002L, 1003L);
+        store.cancel(1001, "by user");
+        assertThat(store.queued()).containsExactly(1003L);
+        assertThat(JobStore.over(log, Duration.ofSeconds(1)).queued()).as("after a restart").containsExactly(1003L);
+    }
+
+    @Test
     void aRemovedJobIsNotBroughtBackByALateWrite() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         store.put(job(1001, JobStatus.CREATING));

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -200,6 +201,7 @@ public final class JobRunner implements AutoCloseable {
 
     private void reconcile() {
         Map<Long, Job> jobs = store.jobs().stream().collect(Collectors.toMap(Job::id, job -> job));
+        Set<Long> queued = Set.copyOf(store.queued());
         for (Job job : jobs.values()) {
             Optional<String> unreadable = store.unreadable(job.id());
             if (unreadable.isPresent()) {
@@ -214,7 +216,14 @@ public final class JobRunner implements AutoCloseable {
                 problems.forget(job.id());
             }
             switch (job.status()) {
-                case CREATING, CREATED -> ensureRunning(job);
+                case CREATING, CREATED -> {
+                    if (queued.contains(job.id())) {
+                        // Waiting for a slot (max_concurrent_creating_jobs); stopped if it ran before the limit fell.
+                        stop(job.id());
+                    } else {
+                        ensureRunning(job);
+                    }
+                }
                 case CANCELLING -> {
                     stopForGood(job.id(), () -> { });
                     if (!closingJobs.contains(job.id())) {

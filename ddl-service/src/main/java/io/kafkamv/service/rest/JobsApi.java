@@ -186,6 +186,7 @@ final class JobsApi {
         }
         json.put("backfillRateLimit", job.rateLimit());
         json.put("paused", job.status() == JobStatus.CREATING && store.paused(job.id()));
+        json.put("queued", store.queued().contains(job.id()));
         json.put("createdAt", job.createdAt().toString());
         json.put("updatedAt", job.updatedAt().toString());
         return json;

@@ -61,7 +61,7 @@ public final class JobCatalogTables {
             Optional<JobRates.Rate> rate = job.status() == JobStatus.CREATING ? rates.of(job) : Optional.empty();
             long done = job.recordsDone();
             rows.add(new Object[] {job.id(), job.objectName(), kind(job), job.statement(),
-                job.background() ? "background" : "foreground", JobState.of(job, store.paused(job.id())).label(),
+                job.background() ? "background" : "foreground", JobState.of(job, store).label(),
                 job.progress() * 100, done, done + job.recordsRemaining(),
                 rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),

@@ -18,6 +18,7 @@ import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.StatementJob;
 import io.kafkamv.jobstore.StatementProgress;
 import io.kafkamv.jobstore.StatementStatus;
@@ -30,6 +31,10 @@ import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.result.StatementResult;
 import io.kafkamv.service.tables.OpenTransactions;
 import org.apache.calcite.runtime.SqlFunctions;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
 
 /** SHOW JOBS, CANCEL JOBS, WAIT and FLUSH: watching and steering the jobs (and background statements) of the whole cluster. */
 final class JobCommands {
@@ -133,6 +138,35 @@ final class JobCommands {
         context.store().setRateLimit(job.id(), limit);
         return new StatementResult.Command(alter.kind() == SqlObjectKind.MATERIALIZED_VIEW ? "ALTER MATERIALIZED VIEW"
             : "ALTER " + alter.kind().sql());
+    }
+
+    /**
+     * ALTER SYSTEM SET max_concurrent_creating_jobs = n (0 or RESET: no limit): how many jobs of the whole cluster
+     * backfill at once, kept in the job store so that every instance applies the same limit; the others wait, queued
+     * in creation order. The only setting of the cluster.
+     */
+    StatementResult alterSystem(SqlSetOption option) {
+        String name = String.join(".", ((SqlIdentifier) option.name()).names).toLowerCase(Locale.ROOT);
+        if (!name.equals(JobStore.MAX_CONCURRENT_CREATING_JOBS)) {
+            throw SqlError.at(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"", 0,
+                "ALTER SYSTEM sets " + JobStore.MAX_CONCURRENT_CREATING_JOBS + " only; SET sets a session's variables");
+        }
+        SqlNode value = option.getValue();
+        String text = value == null || value instanceof SqlIdentifier id && id.isSimple()
+            && id.getSimple().equalsIgnoreCase("DEFAULT") ? null
+            : value instanceof SqlLiteral literal ? literal.toValue() : value.toString();
+        if (text != null) {
+            try {
+                if (Integer.parseInt(text) < 0) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "parameter \"" + name
+                    + "\" requires a non-negative integer value (0: no limit), not " + text);
+            }
+        }
+        context.store().putSetting(name, text == null || text.equals("0") ? null : text);
+        return new StatementResult.Command("ALTER SYSTEM");
     }
 
     /**
@@ -320,13 +354,13 @@ final class JobCommands {
 
     /** The job's progress, and what keeps it from running on this instance if anything does. */
     private String progress(Job job) {
-        JobState state = JobState.of(job, context.store().paused(job.id()));
-        Optional<String> problem = state == JobState.PAUSED ? Optional.empty() : context.runner().localProblem(job.id());
+        JobState state = JobState.of(job, context.store());
+        Optional<String> problem = state == JobState.PAUSED || state == JobState.QUEUED ? Optional.empty()
+            : context.runner().localProblem(job.id());
         if (problem.isPresent()) {
             return percent(job.progress()) + " (" + problem.get() + ")";
         }
-        return percent(job.progress()) + (state == JobState.PAUSED || state == JobState.STARTING
-            ? " (" + state.label() + ")" : "");
+        return percent(job.progress()) + (state == JobState.BACKFILLING ? "" : " (" + state.label() + ")");
     }
 
     static String percent(double fraction) {

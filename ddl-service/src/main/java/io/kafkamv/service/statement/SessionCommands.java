@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.error.CompileException;
@@ -12,6 +13,7 @@ import io.kafkamv.compiler.parser.SqlShow;
 import io.kafkamv.connectors.format.DeadLetters;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
+import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
@@ -125,8 +127,12 @@ final class SessionCommands {
         return switch (show.what()) {
             case VARIABLE -> {
                 String name = show.variable().orElseThrow();
-                String value = session.variable(name).orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT,
-                    "unrecognized configuration parameter \"" + name + "\""));
+                // The cluster's setting (ALTER SYSTEM SET), read from the job store; the rest are the session's.
+                Optional<String> cluster = name.equalsIgnoreCase(JobStore.MAX_CONCURRENT_CREATING_JOBS)
+                    ? Optional.of(context.store().setting(JobStore.MAX_CONCURRENT_CREATING_JOBS).orElse("0"))
+                    : Optional.empty();
+                String value = cluster.or(() -> session.variable(name)).orElseThrow(() -> SqlError.of(
+                    SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\""));
                 String column = CANONICAL_NAMES.getOrDefault(name.toLowerCase(java.util.Locale.ROOT), name);
                 yield new StatementResult.Rows(List.of(new ResultColumn(column, SqlType.VARCHAR)),
                     List.of(Arrays.asList(value)), "SHOW");

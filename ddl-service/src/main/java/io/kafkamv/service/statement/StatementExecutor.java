@@ -329,7 +329,8 @@ public final class StatementExecutor {
         on(SqlPauseJobs.class, (session, pause, text, notices) -> jobs.pause(pause.jobIds(), pause.resume()));
         on(SqlExplainStatement.class, (session, explain, text, notices) -> explain(explain, text));
         on(SqlFlush.class, (session, flush, text, notices) -> jobs.flush(session));
-        on(SqlSetOption.class, (session, option, text, notices) -> sessions.set(session, option, text));
+        on(SqlSetOption.class, (session, option, text, notices) -> "SYSTEM".equalsIgnoreCase(option.getScope())
+            ? jobs.alterSystem(option) : sessions.set(session, option, text));
         on(SqlInsert.class, (session, insert, text, notices) -> writes.insert(session, insert, text));
         on(SqlUpdate.class, (session, update, text, notices) -> writes.updateOrDelete(session, update, text));
         on(SqlDelete.class, (session, delete, text, notices) -> writes.updateOrDelete(session, delete, text));

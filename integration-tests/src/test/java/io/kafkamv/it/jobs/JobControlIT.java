@@ -112,6 +112,55 @@ class JobControlIT {
         }
     }
 
+    /**
+     * ALTER SYSTEM SET max_concurrent_creating_jobs: the jobs beyond it wait, queued in creation order, without
+     * reading their sources, also across a restart; they start as the ones before them are created.
+     */
+    @Test
+    void jobsBeyondTheClustersLimitWaitQueuedAcrossARestart() throws Exception {
+        Path dataDir = workDir.resolve("data");
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            fill(psql, 1_000);
+            Psql.Result created = psql.session(List.of("ALTER SYSTEM SET max_concurrent_creating_jobs = 1",
+                "SET BACKGROUND_DDL = true",
+                "CREATE MATERIALIZED VIEW first_one WITH (backfill_rate_limit = 0) AS SELECT count(*) AS c FROM t",
+                "CREATE MATERIALIZED VIEW second_one AS SELECT sum(v1) AS s FROM t",
+                "CREATE MATERIALIZED VIEW third_one AS SELECT max(v1) AS m FROM t"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            assertThat(psql.value("SHOW max_concurrent_creating_jobs")).isEqualTo("1");
+            assertQueuedBehindTheFirst(psql);
+            service.kill();
+        }
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            assertQueuedBehindTheFirst(psql);
+
+            assertThat(psql.run("ALTER MATERIALIZED VIEW first_one SET BACKFILL_RATE_LIMIT = -1").exitCode()).isZero();
+            assertThat(psql.run("WAIT").exitCode()).isZero();
+            assertThat(psql.value("SELECT c || ' ' || s || ' ' || m FROM first_one, second_one, third_one"))
+                .isEqualTo("1000 500500 1000");
+            assertThat(psql.run("ALTER SYSTEM SET max_concurrent_creating_jobs = -1").stderr())
+                .contains("requires a non-negative integer value");
+            assertThat(psql.run("ALTER SYSTEM RESET max_concurrent_creating_jobs").stdout()).isEqualTo("ALTER SYSTEM\n");
+            assertThat(psql.value("SHOW max_concurrent_creating_jobs")).isEqualTo("0");
+        }
+    }
+
+    /** The first job holds the one slot (at rate 0); the two after it wait and have read nothing of their source. */
+    private static void assertQueuedBehindTheFirst(Psql psql) throws Exception {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(psql.run("SELECT name, state FROM "
+            + "kafka_mv.jobs ORDER BY id", "-A", "-t").stdout()).isEqualTo("""
+            first_one|backfilling
+            second_one|queued
+            third_one|queued
+            """));
+        assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout().lines().filter(line -> line.endsWith("% (queued)")))
+            .hasSize(2);
+        assertThat(psql.value("SELECT count(*) FROM kafka_mv.job_partitions p JOIN kafka_mv.jobs j ON j.id = p.job_id "
+            + "WHERE j.state = 'queued' AND p.committed_offset > p.start_offset")).isEqualTo("0");
+    }
+
     @Test
     void ctrlCOnAForegroundCreateCancelsTheJob() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
