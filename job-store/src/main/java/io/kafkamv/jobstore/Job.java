@@ -73,6 +73,14 @@ public record Job(
         return done;
     }
 
+    /**
+     * The progress as it is shown: 1 only once the object is created. A backfill that has read its sources up to
+     * their targets (progress 1) may still wait for its exchanges to drain before the object becomes visible.
+     */
+    public double shownProgress() {
+        return status == JobStatus.CREATED ? 1.0 : Math.min(progress, 0.9999);
+    }
+
     /** Source records the backfill still has to consume before the object becomes visible; none once created. */
     public long recordsRemaining() {
         if (status == JobStatus.CREATED) {

@@ -308,6 +308,14 @@ class JobStoreTest {
     }
 
     @Test
+    void aJobShowsAHundredPercentOnlyOnceItsObjectIsCreated() {
+        Job sourcesRead = job(1001, JobStatus.CREATING).withProgress(Map.of("t:0", 10L), 1.0);
+        assertThat(sourcesRead.shownProgress()).as("its exchanges may still drain").isLessThan(1.0);
+        assertThat(sourcesRead.withStatus(JobStatus.CREATED, null).shownProgress()).isEqualTo(1.0);
+        assertThat(job(1001, JobStatus.CREATING).withProgress(Map.of("t:0", 5L), 0.5).shownProgress()).isEqualTo(0.5);
+    }
+
+    @Test
     void aRemovedJobIsNotBroughtBackByALateWrite() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         store.put(job(1001, JobStatus.CREATING));

@@ -75,7 +75,7 @@ public final class ServiceMetrics implements AutoCloseable {
         }
         jobFamilies = List.of(
             jobFamily("kafkamv.job.progress", "Fraction of a job's backfill done, 0 to 1",
-                sample -> OptionalDouble.of(sample.job().progress())),
+                sample -> OptionalDouble.of(sample.job().shownProgress())),
             jobFamily("kafkamv.job.records.backfilled", "Source records a job has backfilled",
                 sample -> OptionalDouble.of(sample.job().recordsDone())),
             jobFamily("kafkamv.job.records.remaining", "Source records a job still has to backfill",

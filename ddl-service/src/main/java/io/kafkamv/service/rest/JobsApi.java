@@ -172,8 +172,8 @@ final class JobsApi {
         json.put("statement", job.statement());
         json.put("status", job.status().name());
         json.put("background", job.background());
-        json.put("progress", job.progress());
-        json.put("percent", String.format(java.util.Locale.ROOT, "%.2f%%", job.progress() * 100));
+        json.put("progress", job.shownProgress());
+        json.put("percent", String.format(java.util.Locale.ROOT, "%.2f%%", job.shownProgress() * 100));
         json.put("recordsBackfilled", job.recordsDone());
         json.put("recordsRemaining", job.recordsRemaining());
         rates.of(job).ifPresent(rate -> {

@@ -62,7 +62,7 @@ public final class JobCatalogTables {
             long done = job.recordsDone();
             rows.add(new Object[] {job.id(), job.objectName(), kind(job), job.statement(),
                 job.background() ? "background" : "foreground", JobState.of(job, store).label(),
-                job.progress() * 100, done, done + job.recordsRemaining(),
+                job.shownProgress() * 100, done, done + job.recordsRemaining(),
                 rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
                 job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure()});

@@ -358,9 +358,9 @@ final class JobCommands {
         Optional<String> problem = state == JobState.PAUSED || state == JobState.QUEUED ? Optional.empty()
             : context.runner().localProblem(job.id());
         if (problem.isPresent()) {
-            return percent(job.progress()) + " (" + problem.get() + ")";
+            return percent(job.shownProgress()) + " (" + problem.get() + ")";
         }
-        return percent(job.progress()) + (state == JobState.BACKFILLING ? "" : " (" + state.label() + ")");
+        return percent(job.shownProgress()) + (state == JobState.BACKFILLING ? "" : " (" + state.label() + ")");
     }
 
     static String percent(double fraction) {
