@@ -200,6 +200,12 @@ public final class StatementExecutor {
         if (node instanceof SqlCreateRelation relation) {
             return "create_" + relation.kind().name().toLowerCase(Locale.ROOT);
         }
+        if (node instanceof SqlAlterObject alter) {
+            return "alter_" + alter.kind().name().toLowerCase(Locale.ROOT);
+        }
+        if (node instanceof SqlPauseJobs pause) {
+            return pause.resume() ? "resume_jobs" : "pause_jobs";
+        }
         boolean ours = node.getKind() == SqlKind.OTHER || node.getKind() == SqlKind.OTHER_DDL;
         String name = ours
             ? node.getClass().getSimpleName().replaceFirst("^Sql", "").replaceAll("([a-z])([A-Z])", "$1_$2")
