@@ -136,8 +136,7 @@ final class JobCommands {
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 kind + " \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
         context.store().setRateLimit(job.id(), limit);
-        return new StatementResult.Command(alter.kind() == SqlObjectKind.MATERIALIZED_VIEW ? "ALTER MATERIALIZED VIEW"
-            : "ALTER " + alter.kind().sql());
+        return new StatementResult.Command("ALTER " + alter.kind().sql());
     }
 
     /**
@@ -152,8 +151,7 @@ final class JobCommands {
                 "ALTER SYSTEM sets " + JobStore.MAX_CONCURRENT_CREATING_JOBS + " only; SET sets a session's variables");
         }
         SqlNode value = option.getValue();
-        String text = value == null || value instanceof SqlIdentifier id && id.isSimple()
-            && id.getSimple().equalsIgnoreCase("DEFAULT") ? null
+        String text = value == null || SessionCommands.isDefault(value) ? null
             : value instanceof SqlLiteral literal ? literal.toValue() : value.toString();
         if (text != null) {
             try {

@@ -67,7 +67,7 @@ final class SessionCommands {
     }
 
     /** SET name TO DEFAULT, as the grammar gives it: the unquoted word DEFAULT. */
-    private static boolean isDefault(SqlNode value) {
+    static boolean isDefault(SqlNode value) {
         return value instanceof SqlIdentifier identifier && identifier.isSimple()
             && identifier.getSimple().equals("DEFAULT") && !identifier.isComponentQuoted(0);
     }
