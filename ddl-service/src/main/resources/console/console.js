@@ -106,7 +106,8 @@ function progressBar(job) {
 }
 
 function jobRow(job) {
-  const running = job.status === 'CREATING';
+  // A waiting job (over views still being created) can be cancelled and paused like a backfill.
+  const running = job.status === 'CREATING' || job.status === 'WAITING';
   const cancel = running
     ? el('button', {class: 'danger cancel', 'data-job-id': job.id}, 'Cancel')
     : null;
@@ -121,7 +122,8 @@ function jobRow(job) {
     el('td', {}, job.object),
     el('td', {class: 'statement'}, job.statement),
     el('td', {class: `status-${status}`}, status,
-      job.failure ? el('div', {class: 'notice'}, job.failure) : null),
+      job.failure ? el('div', {class: 'notice'}, job.failure) : null,
+      job.waitingFor ? el('div', {class: 'notice'}, `for ${job.waitingFor.join(', ')}`) : null),
     el('td', {}, progressBar(job)),
     el('td', {class: 'num rate'}, running && job.recordsPerSecond !== undefined
       ? `${formatCount(job.recordsPerSecond)} rows/s` : ''),

@@ -1,6 +1,7 @@
 package io.kafkamv.jobstore;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,6 +21,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  *                       when its consumer group lost its offsets (see {@link #withGeneration})
  * @param rebuildTargets for a created job starting over, the end offsets of its sources then: it is read again
  *                       only once it has processed them; empty otherwise
+ * @param waitsFor       for a {@link JobStatus#WAITING} job, the jobs creating the objects it reads: it takes its
+ *                       offsets and starts once they are all created; empty otherwise
  */
 public record Job(
     long id,
@@ -38,7 +41,8 @@ public record Job(
     Instant createdAt,
     Instant updatedAt,
     int generation,
-    Map<String, Long> rebuildTargets) {
+    Map<String, Long> rebuildTargets,
+    List<Long> waitsFor) {
 
     public Job {
         Objects.requireNonNull(objectName, "objectName");
@@ -47,6 +51,7 @@ public record Job(
         targetOffsets = Map.copyOf(targetOffsets);
         backfillOffsets = Map.copyOf(backfillOffsets);
         rebuildTargets = rebuildTargets == null ? Map.of() : Map.copyOf(rebuildTargets);
+        waitsFor = waitsFor == null ? List.of() : List.copyOf(waitsFor);
     }
 
     /** A job in its first generation, as every job starts. */
@@ -55,7 +60,7 @@ public record Job(
                Map<String, Long> backfillOffsets, double progress, String owner, long rateLimit, Instant createdAt,
                Instant updatedAt) {
         this(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets, backfillOffsets,
-            progress, owner, rateLimit, createdAt, updatedAt, 0, Map.of());
+            progress, owner, rateLimit, createdAt, updatedAt, 0, Map.of(), List.of());
     }
 
     /** Whether the job is starting over and must not be read until it has processed {@link #rebuildTargets}. */
@@ -95,20 +100,38 @@ public record Job(
 
     public Job withStatus(JobStatus newStatus, String reason) {
         return new Job(id, objectName, statement, plan, background, newStatus, reason, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, rebuildTargets);
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, rebuildTargets, waitsFor);
+    }
+
+    /**
+     * This new job accepted over objects still being created, by the jobs {@code dependencies}: it waits for them,
+     * without offsets, and reads nothing meanwhile.
+     */
+    public Job waitingFor(List<Long> dependencies) {
+        return new Job(id, objectName, statement, plan, background, JobStatus.WAITING, failure, Map.of(), Map.of(),
+            Map.of(), 0.0, owner, rateLimit, createdAt, Instant.now(), generation, rebuildTargets, dependencies);
+    }
+
+    /**
+     * The waiting job starting its backfill, now that what it reads is created: {@code start} and {@code targets}
+     * are its sources' offsets now, as a new job's are when it is accepted.
+     */
+    public Job released(Map<String, Long> start, Map<String, Long> targets) {
+        return new Job(id, objectName, statement, plan, background, JobStatus.CREATING, failure, start, targets,
+            Map.of(), 0.0, owner, rateLimit, createdAt, Instant.now(), generation, rebuildTargets, List.of());
     }
 
     /** Records progress; a smaller figure than the persisted one is ignored, so progress never goes back. */
     public Job withProgress(Map<String, Long> consumed, double newProgress) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
             consumed, Math.max(progress, newProgress), owner, rateLimit, createdAt, Instant.now(), generation,
-            rebuildTargets);
+            rebuildTargets, waitsFor);
     }
 
     /** The job with the rate limit ALTER set, which lives in a record of its own. */
     public Job withRateLimit(long recordsPerSecond) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, recordsPerSecond, createdAt, updatedAt, generation, rebuildTargets);
+            backfillOffsets, progress, owner, recordsPerSecond, createdAt, updatedAt, generation, rebuildTargets, waitsFor);
     }
 
     /**
@@ -121,19 +144,20 @@ public record Job(
     public Job withGeneration(int newGeneration, Map<String, Long> targets) {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
             backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), newGeneration,
-            status == JobStatus.CREATED ? targets : Map.of());
+            status == JobStatus.CREATED ? targets : Map.of(), waitsFor);
     }
 
     /** The job with its rebuild done: readable again. */
     public Job withRebuilt() {
         return new Job(id, objectName, statement, plan, background, status, failure, startOffsets, targetOffsets,
-            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, Map.of());
+            backfillOffsets, progress, owner, rateLimit, createdAt, Instant.now(), generation, Map.of(), waitsFor);
     }
 
     /**
      * This write of the job as it applies after {@code previous}, the state already recorded: writers rewrite
      * the whole job from copies that may be older than the log (another instance wrote since), and such a
-     * write must not take the job back. A job never returns to CREATING, leaves FAILED only to be cancelled, its progress
+     * write must not take the job back. A job never returns to WAITING or CREATING, keeps the offsets it took first,
+     * leaves FAILED only to be cancelled, its progress
      * (with the offsets it was measured at) never goes down, its generation never goes back, and a rebuild once done
      * is not undone by an older copy.
      */
@@ -141,21 +165,37 @@ public record Job(
         if (previous == null) {
             return this;
         }
-        boolean staleStatus = status == JobStatus.CREATING && previous.status != JobStatus.CREATING
+        boolean staleStatus = rank(status) < rank(previous.status)
             || previous.status == JobStatus.FAILED && status != JobStatus.FAILED && status != JobStatus.CANCELLING;
+        // Offsets are taken once, when the job starts reading: the first release of a waiting job wins on every
+        // instance, and a copy made while it waited cannot take them away.
+        boolean offsetsTaken = previous.status != JobStatus.WAITING;
         boolean staleProgress = progress < previous.progress;
         boolean staleGeneration = generation < previous.generation;
         boolean staleRebuild = generation == previous.generation && rebuilding() && !previous.rebuilding();
         // A record keeps the rate limit its job was created with: ALTER's and PAUSE's live in records of their own,
         // and a copy that carries them (JobStore#job) must not write them into this one.
         boolean ownRate = rateLimit != previous.rateLimit;
-        if (!staleStatus && !staleProgress && !staleGeneration && !staleRebuild && !ownRate) {
+        boolean sameOffsets = !offsetsTaken || startOffsets.equals(previous.startOffsets)
+            && targetOffsets.equals(previous.targetOffsets) && waitsFor.equals(previous.waitsFor);
+        if (!staleStatus && !staleProgress && !staleGeneration && !staleRebuild && !ownRate && sameOffsets) {
             return this;
         }
         return new Job(id, objectName, statement, plan, background, staleStatus ? previous.status : status,
-            staleStatus ? previous.failure : failure, startOffsets, targetOffsets,
+            staleStatus ? previous.failure : failure, offsetsTaken ? previous.startOffsets : startOffsets,
+            offsetsTaken ? previous.targetOffsets : targetOffsets,
             staleProgress ? previous.backfillOffsets : backfillOffsets, Math.max(progress, previous.progress), owner,
             previous.rateLimit, createdAt, updatedAt, staleGeneration ? previous.generation : generation,
-            staleGeneration || staleRebuild ? previous.rebuildTargets : rebuildTargets);
+            staleGeneration || staleRebuild ? previous.rebuildTargets : rebuildTargets,
+            offsetsTaken ? previous.waitsFor : waitsFor);
+    }
+
+    /** How far along its life a status is: a job never goes back to waiting or to creating. */
+    private static int rank(JobStatus status) {
+        return switch (status) {
+            case WAITING -> 0;
+            case CREATING -> 1;
+            case CREATED, CANCELLING, FAILED -> 2;
+        };
     }
 }

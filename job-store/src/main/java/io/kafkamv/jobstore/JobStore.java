@@ -150,6 +150,16 @@ public final class JobStore implements AutoCloseable {
             .toList();
     }
 
+    /** The names of the objects a {@link JobStatus#WAITING} job still waits for, in the order it was accepted with. */
+    public List<String> awaitedBy(Job job) {
+        return job.waitsFor().stream()
+            .map(this::job)
+            .flatMap(Optional::stream)
+            .filter(awaited -> awaited.status().isBeingCreated())
+            .map(Job::objectName)
+            .toList();
+    }
+
     /** Every background statement accepted and not forgotten, ended if its end is committed. */
     public Collection<StatementJob> statements() {
         return statements.values().stream().map(this::withEnd).toList();
@@ -172,9 +182,12 @@ public final class JobStore implements AutoCloseable {
         return Optional.ofNullable(progress.get(id));
     }
 
-    /** Why a job or statement was cancelled, if it was. */
+    /**
+     * Why a job or statement was cancelled, if it was; also for a while after its records were removed, so that a
+     * client waiting for it is told why however soon it was cleaned up.
+     */
     public Optional<String> cancelled(long id) {
-        return Optional.ofNullable(cancels.get(id));
+        return Optional.ofNullable(cancels.get(id)).or(() -> Optional.ofNullable(mirror.cancelledLately.get(id)));
     }
 
     /** Rows {@code page} of the result of statement {@code index} of a finished background statement. */

@@ -27,6 +27,18 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     final Map<String, CatalogEntry> objects = new ConcurrentHashMap<>();
     final Map<Long, Job> jobs = new ConcurrentHashMap<>();
     final Map<Long, String> cancels = new ConcurrentHashMap<>();
+    /**
+     * Why the jobs removed lately were cancelled: a client waiting for a job is told why, however soon its cleanup
+     * removed the cancel. The latest few hundred are plenty for that.
+     */
+    final Map<Long, String> cancelledLately = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+            return size() > 500;
+        }
+    });
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
     /** Paused jobs, each with when PAUSE was written. */
     final Map<Long, String> pauses = new ConcurrentHashMap<>();
@@ -106,8 +118,11 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             if (key.startsWith(JobStoreKeys.OBJECT)) {
                 applyObject(key.substring(JobStoreKeys.OBJECT.length()), value);
             } else if (key.startsWith(JobStoreKeys.CANCEL)) {
-                put(cancels, JobStoreKeys.id(key, JobStoreKeys.CANCEL),
-                    value == null ? null : new String(value, StandardCharsets.UTF_8));
+                long id = JobStoreKeys.id(key, JobStoreKeys.CANCEL);
+                if (value == null && cancels.containsKey(id)) {
+                    cancelledLately.put(id, cancels.get(id));
+                }
+                put(cancels, id, value == null ? null : new String(value, StandardCharsets.UTF_8));
             } else if (key.startsWith(JobStoreKeys.RATE)) {
                 put(rates, JobStoreKeys.id(key, JobStoreKeys.RATE),
                     value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));

@@ -228,6 +228,46 @@ class JobStoreTest {
     }
 
     @Test
+    void aWaitingJobIsReleasedOnceWithTheOffsetsOfTheFirstReleaseAndNeverWaitsAgain() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        store.put(job(1001, JobStatus.CREATING));
+        Job waiting = job(1002, JobStatus.CREATING).waitingFor(List.of(1001L));
+        store.put(waiting);
+        assertThat(store.job(1002)).map(Job::status).contains(JobStatus.WAITING);
+        assertThat(store.awaitedBy(waiting)).containsExactly("v");
+        assertThat(store.queued()).isEmpty();
+
+        store.put(store.job(1001).orElseThrow().withStatus(JobStatus.CREATED, null));
+        assertThat(store.awaitedBy(waiting)).as("nothing left to wait for once created").isEmpty();
+        // Two instances release it, each with the offsets it read; the first in the log wins everywhere.
+        store.put(waiting.released(Map.of("m:0", 0L), Map.of("m:0", 100L)));
+        appendAsAnotherInstance(waiting.released(Map.of("m:0", 0L), Map.of("m:0", 120L)));
+        store.put(store.job(1002).orElseThrow().withProgress(Map.of("m:0", 50L), 0.5));
+        // A copy from before the release: the job does not go back to waiting, nor lose its offsets or progress.
+        appendAsAnotherInstance(waiting.withProgress(Map.of(), 0.0));
+
+        for (JobStore reader : List.of(store, JobStore.over(log, Duration.ofSeconds(1)))) {
+            Job job = reader.job(1002).orElseThrow();
+            assertThat(job.status()).isEqualTo(JobStatus.CREATING);
+            assertThat(job.targetOffsets()).containsExactly(Map.entry("m:0", 100L));
+            assertThat(job.waitsFor()).isEmpty();
+            assertThat(job.progress()).isEqualTo(0.5);
+        }
+    }
+
+    @Test
+    void aWaitingJobCanBeCancelled() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        Job waiting = job(1002, JobStatus.CREATING).waitingFor(List.of(1001L));
+        store.put(waiting);
+
+        store.cancel(1002, "materialized view \"v\", which it reads, was cancelled");
+
+        assertThat(store.job(1002)).map(Job::status).contains(JobStatus.CANCELLING);
+        assertThat(store.job(1002)).map(Job::failure).contains("materialized view \"v\", which it reads, was cancelled");
+    }
+
+    @Test
     void aFailedJobStaysFailedWhateverAnOlderCopySays() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
         Job creating = job(1001, JobStatus.CREATING);

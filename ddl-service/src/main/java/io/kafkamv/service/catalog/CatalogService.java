@@ -42,6 +42,19 @@ public final class CatalogService implements Catalog {
             .toList();
     }
 
+    /**
+     * The catalog a new job is compiled against: created relations and the views still being created, which a job
+     * can wait for ({@link io.kafkamv.jobstore.JobStatus#WAITING}). Queries never see the latter.
+     */
+    public Catalog includingCreating() {
+        return () -> store.objects().stream()
+            .filter(entry -> entry.visible() || entry.kind() == ObjectKind.MATERIALIZED_VIEW
+                && store.job(entry.jobId()).filter(job -> job.status().isBeingCreated()).isPresent())
+            .filter(entry -> entry.kind() != ObjectKind.SINK && entry.kind() != ObjectKind.INDEX)
+            .map(CatalogService::relation)
+            .toList();
+    }
+
     public Optional<CatalogEntry> entry(String name) {
         return store.object(name);
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.kafkamv.jobstore.Job;
-import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +106,7 @@ public final class ForegroundJobWatch implements AutoCloseable {
 
     /** A foreground job being created, whose latest record this instance can read (else it may be long created). */
     private boolean waitedFor(Job job) {
-        return !job.background() && job.status() == JobStatus.CREATING && store.unreadable(job.id()).isEmpty();
+        return !job.background() && job.status().isBeingCreated() && store.unreadable(job.id()).isEmpty();
     }
 
     /** Stops watching and says this instance stopped, so that the others cancel what its clients were waiting for. */

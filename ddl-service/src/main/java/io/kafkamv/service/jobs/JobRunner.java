@@ -62,6 +62,7 @@ public final class JobRunner implements AutoCloseable {
     /** The way of each created job that started over to the ends its sources had then. */
     private final Map<Long, CatchUpRule.CatchUp> rebuilds = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
+    private final WaitingJobs waiting;
     private final LocalStateSweeper sweeper;
     /** Jobs left to the other instances because this one cannot read their latest record; the runner's thread only. */
     private final java.util.Set<Long> unreadableRecords = new java.util.HashSet<>();
@@ -109,6 +110,7 @@ public final class JobRunner implements AutoCloseable {
         this.offsets = new KafkaJobOffsets(admin, clientProperties);
         this.catchUp = new CatchUpRule(offsets);
         this.cleanup = new JobCleanup(store, admin);
+        this.waiting = new WaitingJobs(store, admin);
         this.sweeper = new LocalStateSweeper(stateDir);
     }
 
@@ -216,6 +218,7 @@ public final class JobRunner implements AutoCloseable {
                 problems.forget(job.id());
             }
             switch (job.status()) {
+                case WAITING -> waiting.reconcile(job);
                 case CREATING, CREATED -> {
                     if (queued.contains(job.id())) {
                         // Waiting for a slot (max_concurrent_creating_jobs); stopped if it ran before the limit fell.

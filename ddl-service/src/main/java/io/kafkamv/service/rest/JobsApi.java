@@ -114,8 +114,9 @@ final class JobsApi {
         try {
             Optional<Job> current = store.job(id);
             if (current.isEmpty() || current.get().status() == JobStatus.CANCELLING) {
-                Problem.respond(ctx, Problem.of(410, "Gone", "job " + id + " was cancelled"));
-            } else if (current.get().status() != JobStatus.CREATING) {
+                String why = store.cancelled(id).map(reason -> ": " + reason).orElse("");
+                Problem.respond(ctx, Problem.of(410, "Gone", "job " + id + " was cancelled" + why));
+            } else if (!current.get().status().isBeingCreated()) {
                 ctx.status(current.get().status() == JobStatus.CREATED ? 200 : 409).json(json(current.get()));
             } else if (System.nanoTime() > deadline) {
                 ctx.status(408).json(json(current.get()));
@@ -187,6 +188,9 @@ final class JobsApi {
         json.put("backfillRateLimit", job.rateLimit());
         json.put("paused", job.status() == JobStatus.CREATING && store.paused(job.id()));
         json.put("queued", store.queued().contains(job.id()));
+        if (job.status() == JobStatus.WAITING) {
+            json.put("waitingFor", store.awaitedBy(job));
+        }
         json.put("createdAt", job.createdAt().toString());
         json.put("updatedAt", job.updatedAt().toString());
         return json;

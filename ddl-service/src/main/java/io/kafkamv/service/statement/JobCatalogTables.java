@@ -42,7 +42,8 @@ public final class JobCatalogTables {
         add(schema, "jobs", this::jobs, bigint("id"), text("name"), text("kind"), text("statement"),
             text("create_type"), text("state"), Column.of("progress", SqlType.DOUBLE), bigint("records_done"),
             bigint("records_total"), bigint("records_per_second"), Column.of("eta_seconds", SqlType.DOUBLE),
-            Column.of("started_at", SqlType.TIMESTAMPTZ), bigint("backfill_rate_limit"), text("failure"));
+            Column.of("started_at", SqlType.TIMESTAMPTZ), bigint("backfill_rate_limit"), text("failure"),
+            text("waiting_for"));
         add(schema, "job_partitions", this::partitions, bigint("job_id"), text("topic"),
             Column.of("partition", SqlType.INTEGER), bigint("start_offset"), bigint("committed_offset"),
             bigint("target_offset"), text("phase"));
@@ -65,7 +66,8 @@ public final class JobCatalogTables {
                 job.shownProgress() * 100, done, done + job.recordsRemaining(),
                 rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
-                job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure()});
+                job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure(),
+                job.status() == JobStatus.WAITING ? String.join(", ", store.awaitedBy(job)) : null});
         }
         return rows;
     }

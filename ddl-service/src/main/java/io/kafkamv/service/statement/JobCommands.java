@@ -51,7 +51,7 @@ final class JobCommands {
     /** Jobs still being created, in every instance of the cluster, oldest first. */
     List<Job> creating() {
         return context.store().jobs().stream()
-            .filter(job -> job.status() == JobStatus.CREATING)
+            .filter(job -> job.status().isBeingCreated())
             .sorted(Comparator.comparingLong(Job::id))
             .toList();
     }
@@ -102,7 +102,7 @@ final class JobCommands {
                 cancelled.add(Arrays.asList(id));
                 continue;
             }
-            Optional<Job> job = context.store().job(id).filter(candidate -> candidate.status() == JobStatus.CREATING);
+            Optional<Job> job = context.store().job(id).filter(candidate -> candidate.status().isBeingCreated());
             if (job.isEmpty()) {
                 throw SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist or is not being created");
             }
@@ -132,7 +132,7 @@ final class JobCommands {
                 + "per second; 0 pauses, a negative value means no limit), not " + value);
         }
         CatalogEntry entry = objectOfKind(alter.kind(), name);
-        Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status() == JobStatus.CREATING)
+        Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status().isBeingCreated())
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 kind + " \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
         context.store().setRateLimit(job.id(), limit);
@@ -180,7 +180,7 @@ final class JobCommands {
             }
             Job job = context.store().job(id).filter(candidate -> candidate.status() != JobStatus.CANCELLING)
                 .orElseThrow(() -> SqlError.of(SqlState.UNDEFINED_OBJECT, "job " + id + " does not exist"));
-            if (job.status() != JobStatus.CREATING) {
+            if (!job.status().isBeingCreated()) {
                 throw SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "job " + id + " is not being created ("
                     + job.status().name().toLowerCase(Locale.ROOT) + "): only a backfill can be paused or resumed");
             }
@@ -247,7 +247,8 @@ final class JobCommands {
         while (true) {
             Optional<Job> job = context.store().job(jobId);
             if (job.isEmpty() || job.get().status() == JobStatus.CANCELLING) {
-                throw SqlError.of(SqlState.QUERY_CANCELED, "job " + jobId + " was cancelled");
+                String why = context.store().cancelled(jobId).map(reason -> ": " + reason).orElse("");
+                throw SqlError.of(SqlState.QUERY_CANCELED, "job " + jobId + " was cancelled" + why);
             }
             switch (job.get().status()) {
                 case CREATED -> {
@@ -357,6 +358,9 @@ final class JobCommands {
             : context.runner().localProblem(job.id());
         if (problem.isPresent()) {
             return percent(job.shownProgress()) + " (" + problem.get() + ")";
+        }
+        if (state == JobState.WAITING) {
+            return percent(0) + " (waiting for " + String.join(", ", context.store().awaitedBy(job)) + ")";
         }
         return percent(job.shownProgress()) + (state == JobState.BACKFILLING ? "" : " (" + state.label() + ")");
     }

@@ -7,6 +7,8 @@ import io.kafkamv.jobstore.JobStore;
 
 /** What a job is doing, as SHOW JOBS's progress and {@code kafka_mv.jobs.state} say it. */
 enum JobState {
+    /** Accepted over views still being created: reads nothing until they are created. */
+    WAITING,
     /** Being created, waiting for one of the cluster's max_concurrent_creating_jobs slots. */
     QUEUED,
     /** Being created, its first progress not yet written: its Kafka Streams application joining and starting. */
@@ -27,6 +29,7 @@ enum JobState {
             case CREATED -> CREATED;
             case FAILED -> FAILED;
             case CANCELLING -> CANCELLING;
+            case WAITING -> WAITING;
             // A job held at rate 0 writes no progress: it is not starting, it is held.
             case CREATING -> paused ? PAUSED
                 : queued ? QUEUED

@@ -377,8 +377,7 @@ public final class StatementExecutor {
             }
             throw SqlError.of(SqlState.UNDEFINED_TABLE, kind + " \"" + name + "\" does not exist");
         }
-        if (!entry.visible()) {
-            context.store().job(entry.jobId()).ifPresent(job -> context.store().cancelCreate(job, "dropped while being created"));
+        if (!entry.visible() && context.store().job(entry.jobId()).isEmpty()) {
             return new StatementResult.Command(drop.kind().dropTag());
         }
         return views.drop(entry, drop.cascade());

@@ -153,8 +153,9 @@ final class ViewCommands {
         return done;
     }
 
+    /** A new job may read views still being created: it then waits for them ({@link #awaited}). */
     private SqlCompiler compiler() {
-        return new SqlCompiler(context.catalog(), context.topicPartitions());
+        return new SqlCompiler(context.catalog().includingCreating(), context.topicPartitions());
     }
 
     /** Whether the name is taken; with IF NOT EXISTS that is a notice, otherwise an error saying by what. */
@@ -178,13 +179,19 @@ final class ViewCommands {
      */
     private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
                        Optional<Long> withRateLimit, Notices notices) {
-        Offsets.Range range = Offsets.ofNewJob(context.admin(), plan);
         boolean background = session.backgroundDdl();
         long rateLimit = withRateLimit.orElseGet(() ->
             session.variable(JobOptions.BACKFILL_RATE_LIMIT).map(Long::parseLong).orElse(-1L));
+        List<Long> awaited = awaited(plan);
+        // A job over views still being created takes its offsets when they are created (the job runner does).
+        Offsets.Range range = awaited.isEmpty() ? Offsets.ofNewJob(context.admin(), plan)
+            : new Offsets.Range(Map.of(), Map.of());
         Job job = new Job(jobId, entry.name(), statement, PlanJson.toTree(plan), background,
             JobStatus.CREATING, null, range.start(), range.end(), Map.of(), 0.0, context.instanceId(), rateLimit,
             Instant.now(), Instant.now());
+        if (!awaited.isEmpty()) {
+            job = job.waitingFor(awaited);
+        }
         if (!context.store().acceptJob(job, entry)) {
             context.store().cancelCreate(job, "another create of " + entry.name() + " came first");
             alreadyExists(entry.name(), false, notices);
@@ -193,6 +200,17 @@ final class ViewCommands {
         if (!background) {
             jobs.awaitCreated(session, jobId, notices);
         }
+    }
+
+    /** The jobs of the views still being created that the plan reads: a job over them waits for them. */
+    private List<Long> awaited(PhysicalPlan plan) {
+        List<String> topics = plan.sourceTopics();
+        return context.store().objects().stream()
+            .filter(entry -> !entry.visible() && entry.kind() == ObjectKind.MATERIALIZED_VIEW)
+            .filter(entry -> topics.contains(CatalogService.relation(entry).topic()))
+            .map(CatalogEntry::jobId)
+            .sorted()
+            .toList();
     }
 
     /** A view that exists but is still being created is not "missing": say so, and how far it is. */
@@ -219,7 +237,10 @@ final class ViewCommands {
             .orElse(error);
     }
 
-    /** Drops a view: its entry goes at once, so the name is free; the runner cleans up its job. */
+    /**
+     * Drops a view, sink or index, also one being created: its entry goes at once, so the name is free; the runner
+     * cleans up its job. What reads it (or waits for it) goes too with CASCADE, and is named without.
+     */
     StatementResult drop(CatalogEntry entry, boolean cascade) {
         List<CatalogEntry> dependents = dependents(entry);
         if (!dependents.isEmpty() && !cascade) {
@@ -235,7 +256,8 @@ final class ViewCommands {
             return tables.drop(entry);
         }
         if (context.store().job(entry.jobId()).isPresent()) {
-            context.store().cancelAndFree(entry.jobId(), entry.name(), "dropped");
+            context.store().cancelAndFree(entry.jobId(), entry.name(),
+                entry.visible() ? "dropped" : "dropped while being created");
         } else {
             context.store().removeObject(entry.name());
         }
@@ -252,7 +274,8 @@ final class ViewCommands {
         for (CatalogEntry other : context.store().objects()) {
             if (other.jobId() != 0 && !other.name().equals(entry.name())) {
                 context.store().job(other.jobId())
-                    .filter(job -> job.targetOffsets().keySet().stream().anyMatch(p -> p.startsWith(topic + ":")))
+                    .filter(job -> job.waitsFor().contains(entry.jobId())
+                        || job.targetOffsets().keySet().stream().anyMatch(p -> p.startsWith(topic + ":")))
                     .ifPresent(job -> dependents.add(other));
             }
         }
