@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,6 +113,18 @@ public final class JobStore implements AutoCloseable {
     }
 
     /**
+     * ALTER ... SET PARALLELISM: how many stream threads each instance gives the job, while it is created and after;
+     * none goes back to the default.
+     */
+    public void setParallelism(long id, Integer threads) {
+        write(JobStoreKeys.parallelism(id), threads == null ? null : threads.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    public Optional<Integer> parallelism(long id) {
+        return Optional.ofNullable(mirror.parallelisms.get(id));
+    }
+
+    /**
      * PAUSE JOB: the backfill stops where it is, keeping its progress, until {@link #resume}; the rate limit it had
      * applies again then (the job's record keeps the limit it was created with, ALTER's lives in its own record).
      */
@@ -138,7 +151,8 @@ public final class JobStore implements AutoCloseable {
 
     /**
      * The jobs being created beyond the cluster's {@link #MAX_CONCURRENT_CREATING_JOBS} (none without one), in
-     * creation order: they wait until those before them are created or cancelled. A paused job keeps its place.
+     * creation order after those that have read something: they wait until those before them are created or
+     * cancelled. A paused job keeps its place.
      * Every instance reads the same log, so all agree which jobs wait.
      */
     public List<Long> queued() {
@@ -146,8 +160,11 @@ public final class JobStore implements AutoCloseable {
         if (limit <= 0) {
             return List.of();
         }
-        return jobs().stream().filter(job -> job.status() == JobStatus.CREATING).map(Job::id).sorted().skip(limit)
-            .toList();
+        // Those that have read something first: a job released by what it waited for, older but not started,
+        // must not stop one that runs.
+        return jobs().stream().filter(job -> job.status() == JobStatus.CREATING)
+            .sorted(Comparator.comparing((Job job) -> job.backfillOffsets().isEmpty()).thenComparingLong(Job::id))
+            .map(Job::id).skip(limit).toList();
     }
 
     /** The names of the objects a {@link JobStatus#WAITING} job still waits for, in the order it was accepted with. */
@@ -391,6 +408,7 @@ public final class JobStore implements AutoCloseable {
         write(JobStoreKeys.cancel(id), null);
         write(JobStoreKeys.rate(id), null);
         write(JobStoreKeys.pause(id), null);
+        write(JobStoreKeys.parallelism(id), null);
         LOG.info("Job {} ({}) removed: cancelled and cleaned up, or its object dropped", id, object);
     }
 

@@ -17,6 +17,8 @@ final class JobStoreKeys {
     static final String CANCEL = "cancel/";
     /** ALTER's backfill rate limit, apart from the job's record for the same reason as a cancel. */
     static final String RATE = "rate/";
+    /** ALTER ... SET PARALLELISM: the job's stream threads per instance, apart from the job's record as a rate is. */
+    static final String PARALLELISM = "parallelism/";
     /** PAUSE JOB: present while the job is paused, apart from the job's record for the same reason as a cancel. */
     static final String PAUSE = "pause/";
     /** {@code setting/<name>}: a setting of the whole cluster, ALTER SYSTEM SET's. */
@@ -49,6 +51,10 @@ final class JobStoreKeys {
 
     static String rate(long id) {
         return RATE + id;
+    }
+
+    static String parallelism(long id) {
+        return PARALLELISM + id;
     }
 
     static String pause(long id) {

@@ -40,6 +40,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
         }
     });
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
+    final Map<Long, Integer> parallelisms = new ConcurrentHashMap<>();
     /** Paused jobs, each with when PAUSE was written. */
     final Map<Long, String> pauses = new ConcurrentHashMap<>();
     final Map<String, String> settings = new ConcurrentHashMap<>();
@@ -126,6 +127,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.RATE)) {
                 put(rates, JobStoreKeys.id(key, JobStoreKeys.RATE),
                     value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));
+            } else if (key.startsWith(JobStoreKeys.PARALLELISM)) {
+                put(parallelisms, JobStoreKeys.id(key, JobStoreKeys.PARALLELISM),
+                    value == null ? null : Integer.valueOf(new String(value, StandardCharsets.UTF_8)));
             } else if (key.startsWith(JobStoreKeys.PAUSE)) {
                 put(pauses, JobStoreKeys.id(key, JobStoreKeys.PAUSE),
                     value == null ? null : new String(value, StandardCharsets.UTF_8));

@@ -230,11 +230,12 @@ class JobStoreTest {
     @Test
     void aWaitingJobIsReleasedOnceWithTheOffsetsOfTheFirstReleaseAndNeverWaitsAgain() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
-        store.put(job(1001, JobStatus.CREATING));
+        store.put(new Job(1001, "base", "CREATE MATERIALIZED VIEW base AS SELECT 1", null, true, JobStatus.CREATING,
+            null, Map.of(), Map.of(), Map.of(), 0, "instance-1", -1, T0, T0));
         Job waiting = job(1002, JobStatus.CREATING).waitingFor(List.of(1001L));
         store.put(waiting);
         assertThat(store.job(1002)).map(Job::status).contains(JobStatus.WAITING);
-        assertThat(store.awaitedBy(waiting)).containsExactly("v");
+        assertThat(store.awaitedBy(waiting)).containsExactly("base");
         assertThat(store.queued()).isEmpty();
 
         store.put(store.job(1001).orElseThrow().withStatus(JobStatus.CREATED, null));
@@ -256,15 +257,16 @@ class JobStoreTest {
     }
 
     @Test
-    void aWaitingJobCanBeCancelled() throws Exception {
+    void aJobReleasedByWhatItWaitedForQueuesBehindTheJobsThatRunThoughItIsOlder() throws Exception {
         JobStore store = JobStore.over(log, Duration.ofSeconds(1));
-        Job waiting = job(1002, JobStatus.CREATING).waitingFor(List.of(1001L));
-        store.put(waiting);
+        store.putSetting(JobStore.MAX_CONCURRENT_CREATING_JOBS, "1");
+        store.put(job(1002, JobStatus.CREATING).waitingFor(List.of(1001L)));
+        store.put(job(1003, JobStatus.CREATING).withProgress(Map.of("t:0", 10L), 0.1));
+        assertThat(store.queued()).isEmpty();
 
-        store.cancel(1002, "materialized view \"v\", which it reads, was cancelled");
+        store.put(store.job(1002).orElseThrow().released(Map.of("m:0", 0L), Map.of("m:0", 10L)));
 
-        assertThat(store.job(1002)).map(Job::status).contains(JobStatus.CANCELLING);
-        assertThat(store.job(1002)).map(Job::failure).contains("materialized view \"v\", which it reads, was cancelled");
+        assertThat(store.queued()).containsExactly(1002L);
     }
 
     @Test

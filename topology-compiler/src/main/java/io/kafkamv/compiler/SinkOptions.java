@@ -17,10 +17,11 @@ import io.kafkamv.connectors.schema.Column;
 /** Reads a sink's WITH options into where and how it writes, refusing what cannot work. */
 final class SinkOptions {
 
-    /** backfill_rate_limit is the sink's job's, not its connector's: the service reads it as a view's. */
+    /** backfill_rate_limit and parallelism are the sink's job's, not its connector's: the service reads them as a view's. */
     private static final Set<String> KNOWN = Set.of("connector", "topic", "format", "type", "primary_key",
         "force_append_only", "url", "table", "user", "password", SchemaRegistryClient.URL_OPTION,
-        SchemaRegistryClient.USERNAME_OPTION, SchemaRegistryClient.PASSWORD_OPTION, "backfill_rate_limit");
+        SchemaRegistryClient.USERNAME_OPTION, SchemaRegistryClient.PASSWORD_OPTION, "backfill_rate_limit",
+        "parallelism");
     private static final Map<String, String> ALIASES = Map.of("jdbc.url", "url", "table.name", "table");
 
     private SinkOptions() {

@@ -91,6 +91,8 @@ public final class JobRunner implements AutoCloseable {
     private final java.util.Set<String> closing = ConcurrentHashMap.newKeySet();
     /** Jobs {@link #closer} is closing here: their cleanup waits, or it would delete topics under running threads. */
     private final java.util.Set<Long> closingJobs = ConcurrentHashMap.newKeySet();
+    /** Jobs whose stream threads {@link #closer} is adding or removing here (ALTER ... SET PARALLELISM). */
+    private final java.util.Set<Long> resizing = ConcurrentHashMap.newKeySet();
     /** When the runner last wrote each backfill's progress: at most once a second, each write goes to every instance. */
     private final Map<Long, Long> progressWritten = new ConcurrentHashMap<>();
 
@@ -255,6 +257,7 @@ public final class JobRunner implements AutoCloseable {
                 trackRebuild(job);
             }
         }
+        resizeToParallelism();
         rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
         sweepLocalState(jobs);
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
@@ -323,7 +326,7 @@ public final class JobRunner implements AutoCloseable {
             }
             seedStartOffsets(job, plan);
             local.add(job.id(), ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
-                instanceId));
+                instanceId, JobParallelism.of(store, job.id())));
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (ViewRuntime.InvalidPlanException e) {
             LOG.error("Job {} ({}) cannot start: its plan does not build", job.id(), job.objectName(), e);
@@ -333,6 +336,28 @@ public final class JobRunner implements AutoCloseable {
             LOG.warn("Job {} ({}) cannot start on this instance yet; trying again in {} s", job.id(), job.objectName(),
                 delay.toSeconds(), e);
         }
+    }
+
+    /**
+     * Gives each running job the stream threads ALTER ... SET PARALLELISM asked for, off the runner's thread: a
+     * thread's removal waits for it to commit and leave its group.
+     */
+    private void resizeToParallelism() {
+        local.byId().forEach((id, runtime) -> {
+            int wanted = JobParallelism.of(store, id);
+            if (runtime.isRunning() && runtime.threads() != wanted && resizing.add(id)) {
+                closer.execute(() -> {
+                    try {
+                        runtime.resize(wanted);
+                    } catch (RuntimeException e) {
+                        LOG.warn("Job {}: its stream threads could not be made {} yet; trying again: {}", id, wanted,
+                            e.toString());
+                    } finally {
+                        resizing.remove(id);
+                    }
+                });
+            }
+        });
     }
 
     /**

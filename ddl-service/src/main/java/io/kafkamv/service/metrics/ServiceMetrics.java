@@ -99,7 +99,9 @@ public final class ServiceMetrics implements AutoCloseable {
                 LocalViewStats::deadLetters),
             viewFamily("kafkamv.view.evaluation.errors",
                 "Times an object's tasks on this instance could not compute a value for a row (overflow, division by "
-                    + "zero) and made it null", LocalViewStats::evaluationErrors));
+                    + "zero) and made it null", LocalViewStats::evaluationErrors),
+            viewFamily("kafkamv.view.stream.threads", "Stream threads an object's job runs with on this instance "
+                + "(its parallelism)", LocalViewStats::streamThreads));
     }
 
     /** Views, sinks and indexes whose jobs run on this instance, read when scraped. */

@@ -16,6 +16,7 @@ import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.jobs.JobParallelism;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.statement.StatementExecutor;
 
@@ -186,9 +187,10 @@ final class JobsApi {
             json.put("failure", job.failure());
         }
         json.put("backfillRateLimit", job.rateLimit());
-        json.put("paused", job.status() == JobStatus.CREATING && store.paused(job.id()));
+        json.put("parallelism", JobParallelism.of(store, job.id()));
+        json.put("paused", job.status().isBeingCreated() && store.paused(job.id()));
         json.put("queued", store.queued().contains(job.id()));
-        if (job.status() == JobStatus.WAITING) {
+        if (job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()) {
             json.put("waitingFor", store.awaitedBy(job));
         }
         json.put("createdAt", job.createdAt().toString());

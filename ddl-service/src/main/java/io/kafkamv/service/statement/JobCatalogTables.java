@@ -16,6 +16,7 @@ import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.service.jobs.JobParallelism;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.query.QueryEngine;
 import org.apache.calcite.schema.SchemaPlus;
@@ -43,7 +44,7 @@ public final class JobCatalogTables {
             text("create_type"), text("state"), Column.of("progress", SqlType.DOUBLE), bigint("records_done"),
             bigint("records_total"), bigint("records_per_second"), Column.of("eta_seconds", SqlType.DOUBLE),
             Column.of("started_at", SqlType.TIMESTAMPTZ), bigint("backfill_rate_limit"), text("failure"),
-            text("waiting_for"));
+            text("waiting_for"), Column.of("parallelism", SqlType.INTEGER));
         add(schema, "job_partitions", this::partitions, bigint("job_id"), text("topic"),
             Column.of("partition", SqlType.INTEGER), bigint("start_offset"), bigint("committed_offset"),
             bigint("target_offset"), text("phase"));
@@ -67,7 +68,9 @@ public final class JobCatalogTables {
                 rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
                 job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure(),
-                job.status() == JobStatus.WAITING ? String.join(", ", store.awaitedBy(job)) : null});
+                job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()
+                    ? String.join(", ", store.awaitedBy(job)) : null,
+                JobParallelism.of(store, job.id())});
         }
         return rows;
     }

@@ -113,24 +113,29 @@ final class JobCommands {
     }
 
     /**
-     * ALTER {MATERIALIZED VIEW | SINK | INDEX} x SET BACKFILL_RATE_LIMIT = n: persisted with the job, so it survives
-     * restarts; {@code = DEFAULT} is the session's BACKFILL_RATE_LIMIT.
+     * ALTER {MATERIALIZED VIEW | SINK | INDEX} x SET BACKFILL_RATE_LIMIT = n, while it is being created, and SET
+     * PARALLELISM = n, at any time: persisted beside the job, so they survive restarts. {@code = DEFAULT} is the
+     * session's BACKFILL_RATE_LIMIT, and the default parallelism.
      */
     StatementResult alter(Session session, SqlAlterObject alter) {
         String name = alter.name().getSimple();
         String kind = alter.kind().sql().toLowerCase(Locale.ROOT);
-        if (!"backfill_rate_limit".equals(alter.option())) {
-            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "unrecognized " + kind + " option \""
-                + alter.option() + "\"");
+        String option = alter.option();
+        if (!option.equals(JobOptions.BACKFILL_RATE_LIMIT) && !option.equals(JobOptions.PARALLELISM)) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "unrecognized " + kind + " option \"" + option + "\"", 0,
+                "ALTER " + alter.kind().sql() + " sets BACKFILL_RATE_LIMIT or PARALLELISM");
         }
-        String value = alter.value().orElseGet(() -> session.variable("backfill_rate_limit").orElse("-1"));
-        long limit;
-        try {
-            limit = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "BACKFILL_RATE_LIMIT must be an integer (records "
-                + "per second; 0 pauses, a negative value means no limit), not " + value);
+        if (option.equals(JobOptions.PARALLELISM)) {
+            Integer threads = alter.value().map(JobOptions::parallelismOf).orElse(null);
+            CatalogEntry entry = objectOfKind(alter.kind(), name);
+            Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status() != JobStatus.CANCELLING)
+                .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    kind + " \"" + name + "\" has no running job"));
+            context.store().setParallelism(job.id(), threads);
+            return new StatementResult.Command("ALTER " + alter.kind().sql());
         }
+        long limit = JobOptions.rateLimitOf(alter.value().orElseGet(() ->
+            session.variable(JobOptions.BACKFILL_RATE_LIMIT).orElse("-1")));
         CatalogEntry entry = objectOfKind(alter.kind(), name);
         Job job = context.store().job(entry.jobId()).filter(candidate -> candidate.status().isBeingCreated())
             .orElseThrow(() -> SqlError.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -360,7 +365,10 @@ final class JobCommands {
             return percent(job.shownProgress()) + " (" + problem.get() + ")";
         }
         if (state == JobState.WAITING) {
-            return percent(0) + " (waiting for " + String.join(", ", context.store().awaitedBy(job)) + ")";
+            List<String> awaited = context.store().awaitedBy(job);
+            // Between the last of them being created and the job taking its offsets, it is as good as starting.
+            String waiting = awaited.isEmpty() ? "starting" : "waiting for " + String.join(", ", awaited);
+            return percent(0) + " (" + waiting + (context.store().paused(job.id()) ? "; paused" : "") + ")";
         }
         return percent(job.shownProgress()) + (state == JobState.BACKFILLING ? "" : " (" + state.label() + ")");
     }

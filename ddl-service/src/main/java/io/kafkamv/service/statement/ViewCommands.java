@@ -137,7 +137,7 @@ final class ViewCommands {
      */
     private StatementResult createJob(Session session, String name, boolean ifNotExists, SqlObjectKind kind,
                                       Map<String, String> options, Notices notices, LongFunction<Prepared> prepare) {
-        Optional<Long> rateLimit = JobOptions.backfillRateLimit(kind, options);
+        JobOptions jobOptions = JobOptions.of(kind, options);
         StatementResult done = new StatementResult.Command(kind.createTag());
         if (alreadyExists(name, ifNotExists, notices)) {
             return done;
@@ -149,7 +149,7 @@ final class ViewCommands {
         } catch (CompileException e) {
             throw explainInvisible(SqlErrors.from(e));
         }
-        start(session, jobId, prepared.plan(), prepared.statement(), prepared.entry(), rateLimit, notices);
+        start(session, jobId, prepared.plan(), prepared.statement(), prepared.entry(), jobOptions, notices);
         return done;
     }
 
@@ -178,9 +178,9 @@ final class ViewCommands {
      * completes even if this instance dies. In the foreground, waits for it with progress notices.
      */
     private void start(Session session, long jobId, PhysicalPlan plan, String statement, CatalogEntry entry,
-                       Optional<Long> withRateLimit, Notices notices) {
+                       JobOptions options, Notices notices) {
         boolean background = session.backgroundDdl();
-        long rateLimit = withRateLimit.orElseGet(() ->
+        long rateLimit = options.backfillRateLimit().orElseGet(() ->
             session.variable(JobOptions.BACKFILL_RATE_LIMIT).map(Long::parseLong).orElse(-1L));
         List<Long> awaited = awaited(plan);
         // A job over views still being created takes its offsets when they are created (the job runner does).
@@ -192,6 +192,8 @@ final class ViewCommands {
         if (!awaited.isEmpty()) {
             job = job.waitingFor(awaited);
         }
+        // Before the job, so that it starts with its threads rather than gets them a moment later.
+        options.parallelism().ifPresent(threads -> context.store().setParallelism(jobId, threads));
         if (!context.store().acceptJob(job, entry)) {
             context.store().cancelCreate(job, "another create of " + entry.name() + " came first");
             alreadyExists(entry.name(), false, notices);
@@ -264,7 +266,7 @@ final class ViewCommands {
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 
-    /** Objects whose jobs read this object's topic. */
+    /** Objects whose jobs read this object's topic, or wait to. */
     List<CatalogEntry> dependents(CatalogEntry entry) {
         if (entry.definition() == null || !entry.definition().has("topic")) {
             return List.of();
@@ -274,12 +276,19 @@ final class ViewCommands {
         for (CatalogEntry other : context.store().objects()) {
             if (other.jobId() != 0 && !other.name().equals(entry.name())) {
                 context.store().job(other.jobId())
-                    .filter(job -> job.waitsFor().contains(entry.jobId())
-                        || job.targetOffsets().keySet().stream().anyMatch(p -> p.startsWith(topic + ":")))
+                    .filter(job -> reads(job, topic))
                     .ifPresent(job -> dependents.add(other));
             }
         }
         return dependents;
+    }
+
+    /** Whether the job reads the topic: by its offsets, or by its plan while it waits and has none yet. */
+    private static boolean reads(Job job, String topic) {
+        if (job.status() == JobStatus.WAITING) {
+            return PlanJson.fromTree(job.plan()).sourceTopics().contains(topic);
+        }
+        return job.targetOffsets().keySet().stream().anyMatch(partition -> partition.startsWith(topic + ":"));
     }
 
     static String describe(CatalogEntry entry) {

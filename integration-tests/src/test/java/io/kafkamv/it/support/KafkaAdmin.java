@@ -11,9 +11,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 
-/** What is in Kafka: topics (all, or those of a job) and consumer groups. */
+/** What is in Kafka: topics (all, or those of a job), their records, and consumer groups. */
 public final class KafkaAdmin {
 
     private KafkaAdmin() {
@@ -40,6 +42,26 @@ public final class KafkaAdmin {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
             admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value),
                 AlterConfigOp.OpType.SET)))).all().get();
+        }
+    }
+
+    /** The records a topic holds (or held: the sum of its partitions' end offsets less their starts). */
+    public static long records(String bootstrapServers, String topic) throws Exception {
+        try (Admin admin = Admin.create(properties(bootstrapServers))) {
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            Map<TopicPartition, OffsetSpec> earliest = new java.util.HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(partition -> {
+                latest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
+                earliest.put(new TopicPartition(topic, partition.partition()), OffsetSpec.earliest());
+            });
+            long total = 0;
+            for (var end : admin.listOffsets(latest).all().get().values()) {
+                total += end.offset();
+            }
+            for (var start : admin.listOffsets(earliest).all().get().values()) {
+                total -= start.offset();
+            }
+            return total;
         }
     }
 
