@@ -415,7 +415,8 @@ SqlNode SqlFlushStatement() :
 }
 
 /**
- * ALTER {MATERIALIZED VIEW | SINK | INDEX} name SET option {= | TO} {value | DEFAULT}, e.g. BACKFILL_RATE_LIMIT = 1000
+ * ALTER {MATERIALIZED VIEW | SINK | INDEX | SOURCE} name SET option {= | TO} {value | DEFAULT}, e.g.
+ * BACKFILL_RATE_LIMIT = 1000 or a source's SOURCE_RATE_LIMIT = 500
  */
 SqlNode SqlAlterObjectStatement() :
 {
@@ -433,6 +434,8 @@ SqlNode SqlAlterObjectStatement() :
         <SINK> { kind = SqlObjectKind.SINK; }
     |
         <INDEX> { kind = SqlObjectKind.INDEX; }
+    |
+        <SOURCE> { kind = SqlObjectKind.SOURCE; }
     )
     id = CompoundIdentifier()
     <SET>

@@ -125,6 +125,20 @@ public final class JobStore implements AutoCloseable {
     }
 
     /**
+     * ALTER SOURCE s SET SOURCE_RATE_LIMIT: records per second every job reads the source at, while it backfills and
+     * after; none lifts it. Kept by the source's name until the source is dropped.
+     */
+    public void setSourceRateLimit(String source, Long recordsPerSecond) {
+        write(JobStoreKeys.sourceRate(source),
+            recordsPerSecond == null ? null : recordsPerSecond.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Every source's SOURCE_RATE_LIMIT, by the source's name. */
+    public Map<String, Long> sourceRateLimits() {
+        return Map.copyOf(mirror.sourceRates);
+    }
+
+    /**
      * PAUSE JOB: the backfill stops where it is, keeping its progress, until {@link #resume}; the rate limit it had
      * applies again then (the job's record keeps the limit it was created with, ALTER's lives in its own record).
      */

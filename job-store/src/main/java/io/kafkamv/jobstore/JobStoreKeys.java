@@ -19,6 +19,8 @@ final class JobStoreKeys {
     static final String RATE = "rate/";
     /** ALTER ... SET PARALLELISM: the job's stream threads per instance, apart from the job's record as a rate is. */
     static final String PARALLELISM = "parallelism/";
+    /** {@code source-rate/<source>}: ALTER SOURCE's SOURCE_RATE_LIMIT, records per second every job reads it at. */
+    static final String SOURCE_RATE = "source-rate/";
     /** PAUSE JOB: present while the job is paused, apart from the job's record for the same reason as a cancel. */
     static final String PAUSE = "pause/";
     /** {@code setting/<name>}: a setting of the whole cluster, ALTER SYSTEM SET's. */
@@ -55,6 +57,10 @@ final class JobStoreKeys {
 
     static String parallelism(long id) {
         return PARALLELISM + id;
+    }
+
+    static String sourceRate(String source) {
+        return SOURCE_RATE + source;
     }
 
     static String pause(long id) {

@@ -41,6 +41,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     });
     final Map<Long, Long> rates = new ConcurrentHashMap<>();
     final Map<Long, Integer> parallelisms = new ConcurrentHashMap<>();
+    final Map<String, Long> sourceRates = new ConcurrentHashMap<>();
     /** Paused jobs, each with when PAUSE was written. */
     final Map<Long, String> pauses = new ConcurrentHashMap<>();
     final Map<String, String> settings = new ConcurrentHashMap<>();
@@ -130,6 +131,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.PARALLELISM)) {
                 put(parallelisms, JobStoreKeys.id(key, JobStoreKeys.PARALLELISM),
                     value == null ? null : Integer.valueOf(new String(value, StandardCharsets.UTF_8)));
+            } else if (key.startsWith(JobStoreKeys.SOURCE_RATE)) {
+                put(sourceRates, key.substring(JobStoreKeys.SOURCE_RATE.length()),
+                    value == null ? null : Long.valueOf(new String(value, StandardCharsets.UTF_8)));
             } else if (key.startsWith(JobStoreKeys.PAUSE)) {
                 put(pauses, JobStoreKeys.id(key, JobStoreKeys.PAUSE),
                     value == null ? null : new String(value, StandardCharsets.UTF_8));

@@ -21,8 +21,10 @@ import io.kafkamv.compiler.plan.PlanJson;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.jobstore.ObjectStatus;
 import io.kafkamv.service.auth.BearerTokens;
+import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.tables.NewTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
@@ -133,13 +135,23 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private void throttleBackfills() {
+        Map<String, Long> sourceLimits = sourceLimitsByTopic();
         local.byId().forEach((id, runtime) -> store.job(id).ifPresent(job -> {
             try {
-                runtime.throttle(job);
+                runtime.throttle(job, sourceLimits);
             } catch (RuntimeException e) {
                 LOG.debug("Throttling job {} failed: {}", id, e.toString());
             }
         }));
+    }
+
+    /** ALTER SOURCE's SOURCE_RATE_LIMITs, by the topic of their source. */
+    private Map<String, Long> sourceLimitsByTopic() {
+        Map<String, Long> byTopic = new java.util.HashMap<>();
+        store.sourceRateLimits().forEach((source, limit) -> store.object(source)
+            .filter(entry -> entry.kind() == ObjectKind.SOURCE)
+            .ifPresent(entry -> byTopic.put(CatalogService.relation(entry).topic(), limit)));
+        return byTopic;
     }
 
     /** Reads of the rows of the views and indexes this instance runs, and through them of the whole cluster's. */

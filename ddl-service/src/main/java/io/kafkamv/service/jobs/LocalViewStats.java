@@ -12,5 +12,5 @@ package io.kafkamv.service.jobs;
  *                           since this instance started the job
  */
 public record LocalViewStats(long jobId, String object, long rows, long lag, double recordsPerSecond, long deadLetters,
-                             long evaluationErrors, int streamThreads) {
+                             long evaluationErrors, int streamThreads, boolean held) {
 }

@@ -2,8 +2,12 @@ package io.kafkamv.service.jobs;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -48,7 +52,7 @@ final class ViewRuntime implements AutoCloseable {
     private final KafkaStreams streams;
     private final CountedEvaluationErrors evaluationErrors;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final BackfillThrottle throttle = new BackfillThrottle();
+    private final ReadThrottle throttle = new ReadThrottle();
     private KafkaStreamsMetrics metrics;
     private JdbcSink jdbcSink;
     private final AtomicLong rowsCounted = new AtomicLong();
@@ -211,17 +215,30 @@ final class ViewRuntime implements AutoCloseable {
         return streams.state();
     }
 
-    /** Applies the job's current backfill rate limit while it creates its object, and lifts it after. */
-    synchronized void throttle(Job current) {
-        if (current.status() != io.kafkamv.jobstore.JobStatus.CREATING || current.rateLimit() < 0) {
+    /**
+     * Applies the job's current backfill rate limit while it creates its object, and the rate limits of the sources it
+     * reads ({@code sourceLimits}, by topic) always; lifts them when none is left.
+     */
+    synchronized void throttle(Job current, Map<String, Long> sourceLimits) {
+        List<ReadThrottle.Budget> budgets = new ArrayList<>();
+        if (current.status() == io.kafkamv.jobstore.JobStatus.CREATING && current.rateLimit() >= 0) {
+            budgets.add(new ReadThrottle.Budget(Set.copyOf(plan.sourceTopics()), current.rateLimit()));
+        }
+        for (String topic : plan.sourceTopics()) {
+            Long limit = sourceLimits.get(topic);
+            if (limit != null && limit >= 0) {
+                budgets.add(new ReadThrottle.Budget(Set.of(topic), limit));
+            }
+        }
+        if (budgets.isEmpty()) {
             throttle.release(streams);
-        } else if (current.rateLimit() > 0 && !isRunning()) {
+        } else if (!isRunning() && budgets.stream().allMatch(budget -> budget.limit() > 0)) {
             // A positive limit holds back processing only: pausing while tasks restore their state (after a
             // rebalance or an unclean restart) would hold back the restore too, which Kafka Streams may not pick
-            // up again on resume. The limit and its count stay, so the time running catches up with it.
+            // up again on resume. The limits and their counts stay, so the time running catches up with them.
             throttle.resume(streams);
         } else {
-            throttle.apply(current.rateLimit(), streams, plan.sourceTopics());
+            throttle.apply(budgets, streams);
         }
     }
 
@@ -285,7 +302,7 @@ final class ViewRuntime implements AutoCloseable {
             }
         }
         return new LocalViewStats(job.id(), job.objectName(), rows, (long) lag, rate, (long) deadLetters,
-            evaluationErrors.count(), threads());
+            evaluationErrors.count(), threads(), streams.isPaused());
     }
 
     /**

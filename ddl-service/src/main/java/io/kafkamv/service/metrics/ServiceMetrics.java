@@ -101,7 +101,9 @@ public final class ServiceMetrics implements AutoCloseable {
                 "Times an object's tasks on this instance could not compute a value for a row (overflow, division by "
                     + "zero) and made it null", LocalViewStats::evaluationErrors),
             viewFamily("kafkamv.view.stream.threads", "Stream threads an object's job runs with on this instance "
-                + "(its parallelism)", LocalViewStats::streamThreads));
+                + "(its parallelism)", LocalViewStats::streamThreads),
+            viewFamily("kafkamv.view.held", "1 while a rate limit (its backfill's, or one of its sources') holds an "
+                + "object's job back on this instance", view -> view.held() ? 1 : 0));
     }
 
     /** Views, sinks and indexes whose jobs run on this instance, read when scraped. */

@@ -41,6 +41,7 @@ final class JobCommands {
 
     private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(2);
     private static final SqlFunctions.LikeFunction LIKE = new SqlFunctions.LikeFunction();
+    private static final String SOURCE_RATE_LIMIT = "source_rate_limit";
 
     private final ServiceContext context;
 
@@ -121,6 +122,9 @@ final class JobCommands {
         String name = alter.name().getSimple();
         String kind = alter.kind().sql().toLowerCase(Locale.ROOT);
         String option = alter.option();
+        if (alter.kind() == SqlObjectKind.SOURCE) {
+            return alterSource(alter);
+        }
         if (!option.equals(JobOptions.BACKFILL_RATE_LIMIT) && !option.equals(JobOptions.PARALLELISM)) {
             throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "unrecognized " + kind + " option \"" + option + "\"", 0,
                 "ALTER " + alter.kind().sql() + " sets BACKFILL_RATE_LIMIT or PARALLELISM");
@@ -142,6 +146,29 @@ final class JobCommands {
                 kind + " \"" + name + "\" is already created; BACKFILL_RATE_LIMIT applies while it is being created"));
         context.store().setRateLimit(job.id(), limit);
         return new StatementResult.Command("ALTER " + alter.kind().sql());
+    }
+
+    /**
+     * ALTER SOURCE s SET SOURCE_RATE_LIMIT {= n | DEFAULT}: records per second every job reading the source reads it
+     * at, from now on and across restarts, while it backfills and after (RisingWave's); 0 holds them, DEFAULT or a
+     * negative value lifts it.
+     */
+    private StatementResult alterSource(SqlAlterObject alter) {
+        if (!alter.option().equals(SOURCE_RATE_LIMIT)) {
+            throw SqlError.at(SqlState.INVALID_PARAMETER_VALUE, "unrecognized source option \"" + alter.option() + "\"",
+                0, "ALTER SOURCE sets SOURCE_RATE_LIMIT");
+        }
+        Long limit = alter.value().map(value -> {
+            try {
+                return Long.parseLong(value.strip());
+            } catch (NumberFormatException e) {
+                throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \"" + SOURCE_RATE_LIMIT
+                    + "\": \"" + value + "\" (records per second; 0 holds every job reading the source, DEFAULT lifts it)");
+            }
+        }).filter(recordsPerSecond -> recordsPerSecond >= 0).orElse(null);
+        CatalogEntry source = objectOfKind(SqlObjectKind.SOURCE, alter.name().getSimple());
+        context.store().setSourceRateLimit(source.name(), limit);
+        return new StatementResult.Command("ALTER SOURCE");
     }
 
     /**

@@ -177,19 +177,24 @@ final class SessionCommands {
             new ResultColumn("Type", SqlType.VARCHAR), new ResultColumn("Nullable", SqlType.VARCHAR)), rows, "DESCRIBE");
     }
 
-    /** Sources with the topic they read, its format, and how many of its records could not be read. */
+    /**
+     * Sources with the topic they read, its format, how many of its records could not be read, and the rate every job
+     * reads it at (ALTER SOURCE ... SET SOURCE_RATE_LIMIT; empty for none).
+     */
     private StatementResult sources() {
+        Map<String, Long> limits = context.store().sourceRateLimits();
         List<List<Object>> rows = context.catalog().entries(ObjectKind.SOURCE).stream()
             .sorted(Comparator.comparing(CatalogEntry::name))
             .map(entry -> {
                 Relation source = CatalogService.relation(entry);
                 return Arrays.<Object>asList(entry.name(), source.topic(), source.format(),
-                    DeadLetters.count(context.clientProperties(), source.deadLetterTopic()));
+                    DeadLetters.count(context.clientProperties(), source.deadLetterTopic()), limits.get(entry.name()));
             })
             .toList();
         return new StatementResult.Rows(List.of(new ResultColumn("Name", SqlType.VARCHAR),
             new ResultColumn("Topic", SqlType.VARCHAR), new ResultColumn("Format", SqlType.VARCHAR),
-            new ResultColumn("Dead letters", SqlType.BIGINT)), rows, "SHOW");
+            new ResultColumn("Dead letters", SqlType.BIGINT), new ResultColumn("Rate limit", SqlType.BIGINT)), rows,
+            "SHOW");
     }
 
     /** Visible objects of one kind; those still being created show up in SHOW JOBS instead. */

@@ -318,6 +318,10 @@ final class TableCommands {
             throw SqlError.internal("cannot delete topic " + owned + ": " + e.getMessage(), e);
         }
         context.store().removeObject(entry.name());
+        if (context.store().sourceRateLimits().containsKey(entry.name())) {
+            // A source made later under the same name starts without it.
+            context.store().setSourceRateLimit(entry.name(), null);
+        }
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 }

@@ -68,7 +68,7 @@ class BadRecordsIT {
             "a tombstone without a key",
             "field \"balance\" does not fit type integer: \"lots\"",
             "field \"balance\" does not fit type integer: \"more\"");
-        assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).isEqualTo("accounts|accounts|json|6\n");
+        assertThat(psql.run("SHOW SOURCES", "-A", "-t").stdout()).isEqualTo("accounts|accounts|json|6|\n");
         List<String> logged = java.nio.file.Files.readAllLines(SERVICE.service().log()).stream()
             .filter(line -> line.contains("cannot be read (")).toList();
         assertThat(logged).as("one log line per kind of problem, not per record").hasSize(5)

@@ -52,7 +52,7 @@ class JsonSourceIT {
                 "SHOW SOURCES"), "-A", "-t");
 
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n/docs|1|300\n/home|2|120\nclicks|web-clicks|json|2\n");
+            assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n/docs|1|300\n/home|2|120\nclicks|web-clicks|json|2|\n");
             assertThat(deadLetters(kafka)).containsExactlyInAnyOrder(
                 "not json at all|not JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
                 "{\"page\": \"/docs\", \"ms\": \"fast\"}|field \"ms\" does not fit type integer: \"fast\"");
