@@ -105,7 +105,8 @@ public final class KafkaMvService implements AutoCloseable {
             Duration.ofSeconds(60));
         started.push(store);
         String instanceId = instanceId(config.dataDir());
-        started.push(ForegroundJobWatch.start(store, instanceId));
+        ForegroundJobWatch watch = ForegroundJobWatch.start(store, instanceId);
+        started.push(watch);
 
         BearerTokens tokens = config.restTokensFile().map(BearerTokens::fromFile).orElse(BearerTokens.open());
         JobRates rates = JobRates.following(store);
@@ -116,12 +117,13 @@ public final class KafkaMvService implements AutoCloseable {
             tokens);
         started.push(runner);
         metrics.bindViews(runner::localStats);
+        watch.reportHydration(runner::hydratedJobs);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
         CatalogTables catalogTables = new CatalogTables(catalog);
-        JobCatalogTables jobTables = new JobCatalogTables(store, rates);
+        JobCatalogTables jobTables = new JobCatalogTables(store, rates, runner::hydrated);
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),
             (index, values) -> runner.reads().indexRows(index.jobId(), values, Duration.ofSeconds(10)),

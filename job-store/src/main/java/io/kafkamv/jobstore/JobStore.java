@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 
@@ -316,7 +317,18 @@ public final class JobStore implements AutoCloseable {
 
     /** Says that {@code instanceId} is alive, or that it stopped. */
     public void heartbeat(String instanceId, boolean stopped) {
-        write(JobStoreKeys.instance(instanceId), serialize(new InstanceHeartbeat(instanceId, stopped, Instant.now())));
+        heartbeat(instanceId, stopped, null);
+    }
+
+    /** Says that {@code instanceId} is alive, or that it stopped, and which created jobs it has restored whole. */
+    public void heartbeat(String instanceId, boolean stopped, Set<Long> hydrated) {
+        write(JobStoreKeys.instance(instanceId),
+            serialize(new InstanceHeartbeat(instanceId, stopped, Instant.now(), hydrated)));
+    }
+
+    /** The latest heartbeat read here of every instance that ever wrote one. */
+    public Map<String, LastHeard> heard() {
+        return Map.copyOf(mirror.instances);
     }
 
     /** The latest heartbeat of an instance read here; none for an instance that never wrote one (or an older version). */

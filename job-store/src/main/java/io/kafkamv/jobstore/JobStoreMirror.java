@@ -151,7 +151,7 @@ final class JobStoreMirror implements JobStoreLog.Reader {
             } else if (key.startsWith(JobStoreKeys.INSTANCE)) {
                 InstanceHeartbeat beat = read(value, InstanceHeartbeat.class);
                 put(instances, key.substring(JobStoreKeys.INSTANCE.length()),
-                    beat == null ? null : new LastHeard(beat.stopped(), System.nanoTime()));
+                    beat == null ? null : new LastHeard(beat.stopped(), System.nanoTime(), beat.hydrated()));
             } else if (key.startsWith(JobStoreKeys.JOB)) {
                 applyJobRecord(JobStoreKeys.id(key, JobStoreKeys.JOB), value, offset);
             } else {

@@ -1,6 +1,7 @@
 package io.kafkamv.service.jobs;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,9 @@ public final class ForegroundJobWatch implements AutoCloseable {
         return thread;
     });
 
+    /** The created jobs this instance has restored whole, said in each heartbeat; none until its runner says. */
+    private volatile java.util.function.Supplier<java.util.Set<Long>> hydrated = java.util.Set::of;
+
     ForegroundJobWatch(JobStore store, String instanceId, LongSupplier nanoClock) {
         this.store = store;
         this.instanceId = instanceId;
@@ -48,7 +52,7 @@ public final class ForegroundJobWatch implements AutoCloseable {
      */
     public static ForegroundJobWatch start(JobStore store, String instanceId) {
         ForegroundJobWatch watch = new ForegroundJobWatch(store, instanceId, System::nanoTime);
-        store.heartbeat(instanceId, false);
+        store.heartbeat(instanceId, false, Set.of());
         for (Job job : store.jobs()) {
             if (watch.waitedFor(job) && instanceId.equals(job.owner())) {
                 LOG.info("Cancelling foreground job {} ({}): its client was lost when this instance stopped",
@@ -57,11 +61,16 @@ public final class ForegroundJobWatch implements AutoCloseable {
             }
         }
         long period = BEAT.toMillis();
-        watch.timer.scheduleAtFixedRate(() -> watch.safely(() -> store.heartbeat(instanceId, false)), period, period,
-            TimeUnit.MILLISECONDS);
+        watch.timer.scheduleAtFixedRate(() -> watch.safely(() -> store.heartbeat(instanceId, false,
+            watch.hydrated.get())), period, period, TimeUnit.MILLISECONDS);
         watch.timer.scheduleWithFixedDelay(() -> watch.safely(watch::cancelJobsOfGoneInstances), period, period,
             TimeUnit.MILLISECONDS);
         return watch;
+    }
+
+    /** Where the heartbeats read which created jobs this instance has restored whole (its runner's). */
+    public void reportHydration(java.util.function.Supplier<java.util.Set<Long>> hydratedJobs) {
+        this.hydrated = hydratedJobs;
     }
 
     private void safely(Runnable task) {

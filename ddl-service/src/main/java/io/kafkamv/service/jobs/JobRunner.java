@@ -93,6 +93,8 @@ public final class JobRunner implements AutoCloseable {
     private final java.util.Set<String> closing = ConcurrentHashMap.newKeySet();
     /** Jobs {@link #closer} is closing here: their cleanup waits, or it would delete topics under running threads. */
     private final java.util.Set<Long> closingJobs = ConcurrentHashMap.newKeySet();
+    /** The created jobs this instance last said it has restored whole, in its heartbeat. */
+    private java.util.Set<Long> reportedHydrated = java.util.Set.of();
     /** Jobs whose stream threads {@link #closer} is adding or removing here (ALTER ... SET PARALLELISM). */
     private final java.util.Set<Long> resizing = ConcurrentHashMap.newKeySet();
     /** When the runner last wrote each backfill's progress: at most once a second, each write goes to every instance. */
@@ -270,6 +272,7 @@ public final class JobRunner implements AutoCloseable {
             }
         }
         resizeToParallelism();
+        reportHydration(jobs);
         rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
         sweepLocalState(jobs);
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
@@ -347,6 +350,31 @@ public final class JobRunner implements AutoCloseable {
             Duration delay = problems.failed(job.id(), e, now);
             LOG.warn("Job {} ({}) cannot start on this instance yet; trying again in {} s", job.id(), job.objectName(),
                 delay.toSeconds(), e);
+        }
+    }
+
+    /** The created jobs whose local state this instance has restored whole. */
+    public java.util.Set<Long> hydratedJobs() {
+        return local.byId().entrySet().stream()
+            .filter(entry -> entry.getValue().hydrated()
+                && store.job(entry.getKey()).filter(job -> job.status() == JobStatus.CREATED).isPresent())
+            .map(Map.Entry::getKey)
+            .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether the created job's local state is whole on every instance ({@link ClusterHydration}). */
+    public boolean hydrated(long jobId) {
+        return ClusterHydration.hydrated(jobId, local.get(jobId).map(ViewRuntime::hydrated).orElse(false), instanceId,
+            store.heard(), System.nanoTime(), ForegroundJobWatch.SILENCE);
+    }
+
+    /** Tells the other instances at once when the set of jobs restored whole here changes, not at the next beat. */
+    private void reportHydration(Map<Long, Job> jobs) {
+        java.util.Set<Long> hydrated = hydratedJobs().stream().filter(jobs::containsKey)
+            .collect(Collectors.toUnmodifiableSet());
+        if (!hydrated.equals(reportedHydrated)) {
+            store.heartbeat(instanceId, false, hydrated);
+            reportedHydrated = hydrated;
         }
     }
 

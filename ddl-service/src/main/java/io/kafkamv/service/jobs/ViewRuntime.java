@@ -53,6 +53,8 @@ final class ViewRuntime implements AutoCloseable {
     private final CountedEvaluationErrors evaluationErrors;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ReadThrottle throttle = new ReadThrottle();
+    /** Records left to restore of each store partition of the job's tasks here being restored, by store and partition. */
+    private final Map<String, Long> restoring = new java.util.concurrent.ConcurrentHashMap<>();
     private KafkaStreamsMetrics metrics;
     private JdbcSink jdbcSink;
     private final AtomicLong rowsCounted = new AtomicLong();
@@ -175,6 +177,7 @@ final class ViewRuntime implements AutoCloseable {
         runtime.metrics = new KafkaStreamsMetrics(streams, Tags.of("job_id", String.valueOf(job.id()),
             "object", job.objectName()));
         runtime.metrics.bindTo(registry);
+        streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
         try {
             streams.start();
             if (plan.sink() != null && plan.sink().writesToDatabase()) {
@@ -239,6 +242,39 @@ final class ViewRuntime implements AutoCloseable {
             throttle.resume(streams);
         } else {
             throttle.apply(budgets, streams);
+        }
+    }
+
+    /**
+     * Whether the job's local state is whole here: running, with nothing left to restore from its changelogs (after a
+     * restart, or partitions taken over). Its rows can be read before, but are older than its sources until then.
+     */
+    boolean hydrated() {
+        return isRunning() && restoring.isEmpty();
+    }
+
+    /** Keeps {@link #restoring} as Kafka Streams restores the stores of the job's active tasks here. */
+    private final class RestoreTracker implements org.apache.kafka.streams.processor.StateRestoreListener {
+
+        @Override
+        public void onRestoreStart(org.apache.kafka.common.TopicPartition partition, String store, long start, long end) {
+            restoring.put(store + "/" + partition, end - start);
+        }
+
+        @Override
+        public void onBatchRestored(org.apache.kafka.common.TopicPartition partition, String store, long batchEnd,
+                                    long restored) {
+            restoring.computeIfPresent(store + "/" + partition, (key, left) -> Math.max(0, left - restored));
+        }
+
+        @Override
+        public void onRestoreEnd(org.apache.kafka.common.TopicPartition partition, String store, long restored) {
+            restoring.remove(store + "/" + partition);
+        }
+
+        @Override
+        public void onRestoreSuspended(org.apache.kafka.common.TopicPartition partition, String store, long restored) {
+            restoring.remove(store + "/" + partition);
         }
     }
 

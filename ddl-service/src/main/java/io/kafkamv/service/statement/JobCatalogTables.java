@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.catalog.Relation;
@@ -32,10 +33,13 @@ public final class JobCatalogTables {
 
     private final JobStore store;
     private final JobRates rates;
+    private final LongPredicate hydrated;
 
-    public JobCatalogTables(JobStore store, JobRates rates) {
+    /** @param hydrated whether a created job's local state is whole on every instance ({@code JobRunner#hydrated}) */
+    public JobCatalogTables(JobStore store, JobRates rates, LongPredicate hydrated) {
         this.store = store;
         this.rates = rates;
+        this.hydrated = hydrated;
     }
 
     public void addTo(SchemaPlus root) {
@@ -44,7 +48,7 @@ public final class JobCatalogTables {
             text("create_type"), text("state"), Column.of("progress", SqlType.DOUBLE), bigint("records_done"),
             bigint("records_total"), bigint("records_per_second"), Column.of("eta_seconds", SqlType.DOUBLE),
             Column.of("started_at", SqlType.TIMESTAMPTZ), bigint("backfill_rate_limit"), text("failure"),
-            text("waiting_for"), Column.of("parallelism", SqlType.INTEGER));
+            text("waiting_for"), Column.of("parallelism", SqlType.INTEGER), Column.of("hydrated", SqlType.BOOLEAN));
         add(schema, "job_partitions", this::partitions, bigint("job_id"), text("topic"),
             Column.of("partition", SqlType.INTEGER), bigint("start_offset"), bigint("committed_offset"),
             bigint("target_offset"), text("phase"));
@@ -70,7 +74,8 @@ public final class JobCatalogTables {
                 job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure(),
                 job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()
                     ? String.join(", ", store.awaitedBy(job)) : null,
-                JobParallelism.of(store, job.id())});
+                JobParallelism.of(store, job.id()),
+                job.status() == JobStatus.CREATED && hydrated.test(job.id())});
         }
         return rows;
     }

@@ -249,13 +249,25 @@ final class JobCommands {
     }
 
     /**
-     * WAIT MATERIALIZED VIEW | SINK | INDEX | TABLE name: returns once the object is created, at once if it is (a table
-     * is created by its statement). Waiting does not own the job: a WAIT that ends early leaves it running.
+     * WAIT MATERIALIZED VIEW | SINK | INDEX | TABLE name: returns once the object is created and its state is whole on
+     * every instance (after a restart, restored from its changelogs), at once if it is (a table is created by its
+     * statement). Waiting does not own the job: a WAIT that ends early leaves it running.
      */
     StatementResult awaitObject(Session session, SqlWait.Target target) {
         CatalogEntry entry = objectOfKind(target.kind(), target.name());
+        if (entry.jobId() == 0) {
+            return new StatementResult.Command("WAIT");
+        }
         if (!entry.visible()) {
             await(session, entry.jobId(), Notices.NONE, false);
+        }
+        while (!context.runner().hydrated(entry.jobId())) {
+            if (context.store().job(entry.jobId()).filter(job -> job.status() == JobStatus.CREATED).isEmpty()) {
+                throw SqlError.of(SqlState.QUERY_CANCELED, "job " + entry.jobId() + " of " + target.name()
+                    + " is no longer running: it was cancelled or dropped");
+            }
+            session.checkCancelled();
+            pause();
         }
         return new StatementResult.Command("WAIT");
     }

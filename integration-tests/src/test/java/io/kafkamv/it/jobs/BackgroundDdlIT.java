@@ -3,11 +3,14 @@ package io.kafkamv.it.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
@@ -119,6 +122,22 @@ class BackgroundDdlIT {
             assertThat(psql.run("WAIT").exitCode()).isZero();
             assertThat(psql.value("SELECT count(*) || ',' || sum(d) FROM m")).isEqualTo(ROWS + "," + 2 * sum(ROWS));
             System.out.printf("killed at %.2f%%, resumed at %.2f%%%n", beforeKill, resumed.percent());
+            service.kill();
+        }
+
+        // Its local state lost too: the view is restored from its changelog, and WAIT waits until it is whole.
+        try (Stream<Path> state = Files.walk(dataDir.resolve("streams"))) {
+            for (Path path : state.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+        try (ServiceProcess service = ServiceProcess.start(dataDir)) {
+            Psql psql = new Psql(service.pgPort());
+            String before = psql.value("SELECT hydrated FROM kafka_mv.jobs WHERE name = 'm'");
+            assertThat(psql.run("WAIT MATERIALIZED VIEW m").exitCode()).isZero();
+            assertThat(psql.value("SELECT hydrated FROM kafka_mv.jobs WHERE name = 'm'")).isEqualTo("t");
+            assertThat(psql.value("SELECT count(*) || ',' || sum(d) FROM m")).isEqualTo(ROWS + "," + 2 * sum(ROWS));
+            System.out.printf("hydrated right after the restart: %s%n", before);
         }
     }
 
