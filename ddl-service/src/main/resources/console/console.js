@@ -116,14 +116,18 @@ function jobRow(job) {
     ? el('button', {class: 'pause', 'data-job-id': job.id}, job.paused ? 'Resume' : 'Pause')
     : null;
   if (pause) pause.addEventListener('click', () => pauseOrResume(job));
-  const status = running && job.paused ? 'paused' : running && job.queued ? 'queued' : job.status.toLowerCase();
+  // A created view whose state an instance still restores after a restart: readable once it is whole.
+  const status = running && job.paused ? 'paused' : running && job.queued ? 'queued'
+    : job.hydrated === false ? 'restoring' : job.status.toLowerCase();
   return el('tr', {'data-job-id': job.id, 'data-status': job.status},
     el('td', {class: 'num'}, job.id),
     el('td', {}, job.object),
     el('td', {class: 'statement'}, job.statement),
     el('td', {class: `status-${status}`}, status,
       job.failure ? el('div', {class: 'notice'}, job.failure) : null,
-      job.waitingFor ? el('div', {class: 'notice'}, `for ${job.waitingFor.join(', ')}`) : null),
+      job.waitingFor ? el('div', {class: 'notice'}, `for ${job.waitingFor.join(', ')}`) : null,
+      job.parallelism !== undefined && job.parallelism !== 2
+        ? el('div', {class: 'notice'}, `${job.parallelism} threads per instance`) : null),
     el('td', {}, progressBar(job)),
     el('td', {class: 'num rate'}, running && job.recordsPerSecond !== undefined
       ? `${formatCount(job.recordsPerSecond)} rows/s` : ''),

@@ -27,6 +27,7 @@ import io.kafkamv.service.jobs.ForegroundJobWatch;
 import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
+import io.kafkamv.service.jobs.Offsets;
 import io.kafkamv.service.metrics.ServiceMetrics;
 import io.kafkamv.service.pgwire.PgAuthentication;
 import io.kafkamv.service.pgwire.PgTls;
@@ -118,12 +119,14 @@ public final class KafkaMvService implements AutoCloseable {
         started.push(runner);
         metrics.bindViews(runner::localStats);
         watch.reportHydration(runner::hydratedJobs);
+        runner.onHydrationChange(watch::beat);
         runner.start();
         TableWriter writer = new TableWriter(clientProperties);
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
         CatalogTables catalogTables = new CatalogTables(catalog);
-        JobCatalogTables jobTables = new JobCatalogTables(store, rates, runner::hydrated);
+        JobCatalogTables jobTables = new JobCatalogTables(store, rates, runner::hydrated,
+            topics -> Offsets.end(admin, topics));
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),
             (index, values) -> runner.reads().indexRows(index.jobId(), values, Duration.ofSeconds(10)),

@@ -39,6 +39,8 @@ public final class ForegroundJobWatch implements AutoCloseable {
 
     /** The created jobs this instance has restored whole, said in each heartbeat; none until its runner says. */
     private volatile java.util.function.Supplier<java.util.Set<Long>> hydrated = java.util.Set::of;
+    /** Set once this instance has said it stopped: no beat may say it is alive after that. */
+    private boolean stopped;
 
     ForegroundJobWatch(JobStore store, String instanceId, LongSupplier nanoClock) {
         this.store = store;
@@ -61,11 +63,20 @@ public final class ForegroundJobWatch implements AutoCloseable {
             }
         }
         long period = BEAT.toMillis();
-        watch.timer.scheduleAtFixedRate(() -> watch.safely(() -> store.heartbeat(instanceId, false,
-            watch.hydrated.get())), period, period, TimeUnit.MILLISECONDS);
+        watch.timer.scheduleAtFixedRate(() -> watch.safely(watch::beat), period, period, TimeUnit.MILLISECONDS);
         watch.timer.scheduleWithFixedDelay(() -> watch.safely(watch::cancelJobsOfGoneInstances), period, period,
             TimeUnit.MILLISECONDS);
         return watch;
+    }
+
+    /**
+     * Says this instance is alive, with the created jobs it has restored whole as they are now. The one writer of the
+     * heartbeat: the set is read as it is written, so that a set read earlier never overwrites a later one.
+     */
+    public synchronized void beat() {
+        if (!stopped) {
+            store.heartbeat(instanceId, false, hydrated.get());
+        }
     }
 
     /** Where the heartbeats read which created jobs this instance has restored whole (its runner's). */
@@ -124,7 +135,10 @@ public final class ForegroundJobWatch implements AutoCloseable {
         timer.shutdownNow();
         try {
             timer.awaitTermination(10, TimeUnit.SECONDS);
-            store.heartbeat(instanceId, true);
+            synchronized (this) {
+                stopped = true;
+                store.heartbeat(instanceId, true);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

@@ -95,7 +95,17 @@ public final class JobRunner implements AutoCloseable {
     private final java.util.Set<Long> closingJobs = ConcurrentHashMap.newKeySet();
     /** The created jobs this instance last said it has restored whole, in its heartbeat. */
     private java.util.Set<Long> reportedHydrated = java.util.Set.of();
-    /** Jobs whose stream threads {@link #closer} is adding or removing here (ALTER ... SET PARALLELISM). */
+    private volatile Runnable hydrationChanged = () -> { };
+    /**
+     * Adds and removes stream threads (ALTER ... SET PARALLELISM): a removal waits for its thread to commit and leave,
+     * which must hold up neither the runner nor the closes of cancelled jobs.
+     */
+    private final java.util.concurrent.ExecutorService resizer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "job-resizer");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Jobs whose stream threads {@link #resizer} is adding or removing here (ALTER ... SET PARALLELISM). */
     private final java.util.Set<Long> resizing = ConcurrentHashMap.newKeySet();
     /** When the runner last wrote each backfill's progress: at most once a second, each write goes to every instance. */
     private final Map<Long, Long> progressWritten = new ConcurrentHashMap<>();
@@ -147,12 +157,12 @@ public final class JobRunner implements AutoCloseable {
         }));
     }
 
-    /** ALTER SOURCE's SOURCE_RATE_LIMITs, by the topic of their source. */
+    /** ALTER SOURCE's SOURCE_RATE_LIMITs, by the topic of their source: the smallest, for two sources of one topic. */
     private Map<String, Long> sourceLimitsByTopic() {
         Map<String, Long> byTopic = new java.util.HashMap<>();
         store.sourceRateLimits().forEach((source, limit) -> store.object(source)
             .filter(entry -> entry.kind() == ObjectKind.SOURCE)
-            .ifPresent(entry -> byTopic.put(CatalogService.relation(entry).topic(), limit)));
+            .ifPresent(entry -> byTopic.merge(CatalogService.relation(entry).topic(), limit, Math::min)));
         return byTopic;
     }
 
@@ -272,7 +282,7 @@ public final class JobRunner implements AutoCloseable {
             }
         }
         resizeToParallelism();
-        reportHydration(jobs);
+        reportHydration();
         rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
         sweepLocalState(jobs);
         stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
@@ -340,8 +350,11 @@ public final class JobRunner implements AutoCloseable {
                 return;
             }
             seedStartOffsets(job, plan);
-            local.add(job.id(), ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
-                instanceId, JobParallelism.of(store, job.id())));
+            ViewRuntime runtime = ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
+                instanceId, JobParallelism.of(store, job.id()));
+            // Held from its first poll, not from the next throttle tick, by a limit of 0.
+            runtime.throttle(store.job(job.id()).orElse(job), sourceLimitsByTopic());
+            local.add(job.id(), runtime);
             LOG.info("Job {} ({}) started on this instance, status {}", job.id(), job.objectName(), job.status());
         } catch (ViewRuntime.InvalidPlanException e) {
             LOG.error("Job {} ({}) cannot start: its plan does not build", job.id(), job.objectName(), e);
@@ -353,29 +366,45 @@ public final class JobRunner implements AutoCloseable {
         }
     }
 
-    /** The created jobs whose local state this instance has restored whole. */
+    /**
+     * The created jobs whose local state this instance has restored whole, and those it leaves to the others (it cannot
+     * read their record or plan, whatever status the last record it could read says), which are theirs to restore.
+     */
     public java.util.Set<Long> hydratedJobs() {
-        return local.byId().entrySet().stream()
-            .filter(entry -> entry.getValue().hydrated()
-                && store.job(entry.getKey()).filter(job -> job.status() == JobStatus.CREATED).isPresent())
-            .map(Map.Entry::getKey)
-            .collect(Collectors.toUnmodifiableSet());
+        java.util.Set<Long> hydrated = store.jobs().stream()
+            .filter(job -> job.status() == JobStatus.CREATED)
+            .map(Job::id)
+            .filter(this::hydratedHere)
+            .collect(Collectors.toCollection(java.util.HashSet::new));
+        hydrated.addAll(problems.leftToOthers());
+        return java.util.Set.copyOf(hydrated);
+    }
+
+    private boolean hydratedHere(long jobId) {
+        return local.get(jobId).map(ViewRuntime::hydrated).orElseGet(() -> problems.leftToOthers(jobId));
     }
 
     /** Whether the created job's local state is whole on every instance ({@link ClusterHydration}). */
     public boolean hydrated(long jobId) {
-        return ClusterHydration.hydrated(jobId, local.get(jobId).map(ViewRuntime::hydrated).orElse(false), instanceId,
-            store.heard(), System.nanoTime(), ForegroundJobWatch.SILENCE);
+        return ClusterHydration.hydrated(jobId, hydratedHere(jobId), instanceId, store.heard(), System.nanoTime(),
+            ForegroundJobWatch.SILENCE);
     }
 
-    /** Tells the other instances at once when the set of jobs restored whole here changes, not at the next beat. */
-    private void reportHydration(Map<Long, Job> jobs) {
-        java.util.Set<Long> hydrated = hydratedJobs().stream().filter(jobs::containsKey)
-            .collect(Collectors.toUnmodifiableSet());
+    /**
+     * Tells the other instances at once when the set of jobs restored whole here changes, not at the next beat: through
+     * the heartbeat's one writer ({@link #onHydrationChange}), which reads the set again as it writes it.
+     */
+    private void reportHydration() {
+        java.util.Set<Long> hydrated = hydratedJobs();
         if (!hydrated.equals(reportedHydrated)) {
-            store.heartbeat(instanceId, false, hydrated);
             reportedHydrated = hydrated;
+            hydrationChanged.run();
         }
+    }
+
+    /** What says this instance's hydrated jobs to the others when they change (its heartbeat). */
+    public void onHydrationChange(Runnable beat) {
+        this.hydrationChanged = beat;
     }
 
     /**
@@ -385,8 +414,9 @@ public final class JobRunner implements AutoCloseable {
     private void resizeToParallelism() {
         local.byId().forEach((id, runtime) -> {
             int wanted = JobParallelism.of(store, id);
-            if (runtime.isRunning() && runtime.threads() != wanted && resizing.add(id)) {
-                closer.execute(() -> {
+            if (runtime.isRunning() && !runtime.threadShuttingDown() && runtime.threads() != wanted
+                && resizing.add(id)) {
+                resizer.execute(() -> {
                     try {
                         runtime.resize(wanted);
                     } catch (RuntimeException e) {
@@ -540,7 +570,7 @@ public final class JobRunner implements AutoCloseable {
         }
         long now = System.nanoTime();
         Stall last = stalls.get(job.id());
-        if (last == null || !last.consumed().equals(progress.consumed()) || job.rateLimit() == 0) {
+        if (last == null || !last.consumed().equals(progress.consumed()) || job.rateLimit() == 0 || runtime.heldAtZero()) {
             stalls.put(job.id(), new Stall(progress.consumed(), now));
             return;
         }
@@ -549,7 +579,10 @@ public final class JobRunner implements AutoCloseable {
                 + "state {}); restarting it on this instance", job.id(), job.objectName(), STALL_LIMIT.toSeconds(),
                 runtime.state());
             stalls.remove(job.id());
-            stop(job.id());
+            local.remove(job.id()).ifPresent(stalled -> {
+                stalled.stopToRestart();
+                LOG.info("Job {} stopped on this instance, leaving its group, to start again", job.id());
+            });
         }
     }
 
@@ -591,6 +624,7 @@ public final class JobRunner implements AutoCloseable {
     @Override
     public void close() {
         loop.shutdownNow();
+        resizer.shutdownNow();
         closer.shutdown();
         try {
             loop.awaitTermination(30, TimeUnit.SECONDS);

@@ -65,12 +65,24 @@ final class LocalStartProblems {
             : new Problem(problem.reason(), problem.attempts(), problem.retryAt(), false, problem.failedAt(), true));
     }
 
-    /** Forgets the jobs that are gone. */
     /** Forgets what kept the job from running here: the reason is gone. */
     void forget(long jobId) {
         problems.remove(jobId);
     }
 
+    /** The jobs this instance leaves to the others ({@link #leaveToOthers}). */
+    Set<Long> leftToOthers() {
+        return problems.entrySet().stream().filter(entry -> entry.getValue().leftToOthers()).map(Map.Entry::getKey)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether this instance leaves the job to the others ({@link #leaveToOthers}). */
+    boolean leftToOthers(long jobId) {
+        Problem problem = problems.get(jobId);
+        return problem != null && problem.leftToOthers();
+    }
+
+    /** Forgets the jobs that are gone. */
     void retainOnly(Set<Long> jobIds) {
         problems.keySet().retainAll(jobIds);
     }

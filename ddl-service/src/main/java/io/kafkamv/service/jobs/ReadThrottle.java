@@ -1,6 +1,5 @@
 package io.kafkamv.service.jobs;
 
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,17 +24,21 @@ final class ReadThrottle {
 
     /** Each budget's start: the records read from its topics then, and when, so that its rate holds from then on. */
     private final Map<Budget, long[]> baselines = new HashMap<>();
+    /** Each consumer's last count by topic, by {@code client-id/topic}: its metrics go with a thread that goes. */
+    private final Map<String, Long> lastCounts = new HashMap<>();
+    /** Records read from each topic since this throttle began, over every thread the job has had. */
+    private final Map<String, Long> readByTopic = new HashMap<>();
 
     void apply(List<Budget> budgets, KafkaStreams streams) {
         baselines.keySet().retainAll(budgets);
-        Map<MetricName, ? extends Metric> metrics = streams.metrics();
+        count(streams.metrics());
         long now = System.nanoTime();
         boolean pause = false;
         for (Budget budget : budgets) {
             if (budget.limit() < 0) {
                 continue;
             }
-            long consumed = consumed(metrics, budget.topics());
+            long consumed = budget.topics().stream().mapToLong(topic -> readByTopic.getOrDefault(topic, 0L)).sum();
             long[] baseline = baselines.computeIfAbsent(budget, started -> new long[] {consumed, now});
             pause |= budget.limit() == 0 || consumed - baseline[0] > budget.limit() * ((now - baseline[1]) / 1e9);
         }
@@ -59,17 +62,23 @@ final class ReadThrottle {
         resume(streams);
     }
 
-    private static long consumed(Map<MetricName, ? extends Metric> metrics, Collection<String> sourceTopics) {
-        long total = 0;
+    /**
+     * Adds what each main consumer has read from each topic since the last count. A thread removed or replaced takes its
+     * metrics with it, and a new one counts from 0: summing the counts as they are would go back, and let the job read
+     * that much again at full speed.
+     */
+    private void count(Map<MetricName, ? extends Metric> metrics) {
         for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
             MetricName name = entry.getKey();
             String topic = name.tags().get("topic");
             String client = name.tags().getOrDefault("client-id", "");
-            if ("records-consumed-total".equals(name.name()) && topic != null && sourceTopics.contains(topic)
+            if ("records-consumed-total".equals(name.name()) && topic != null
                 && client.endsWith("-consumer") && !client.contains("restore")) {
-                total += ((Number) entry.getValue().metricValue()).longValue();
+                long count = ((Number) entry.getValue().metricValue()).longValue();
+                Long last = lastCounts.put(client + "/" + topic, count);
+                long read = last == null || count < last ? count : count - last;
+                readByTopic.merge(topic, read, Long::sum);
             }
         }
-        return total;
     }
 }

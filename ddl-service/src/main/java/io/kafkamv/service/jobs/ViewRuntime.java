@@ -53,6 +53,8 @@ final class ViewRuntime implements AutoCloseable {
     private final CountedEvaluationErrors evaluationErrors;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ReadThrottle throttle = new ReadThrottle();
+    /** Whether a limit of 0 (the backfill's, or a source's) holds the job now: it is not stalled, it is held. */
+    private volatile boolean heldAtZero;
     /** Records left to restore of each store partition of the job's tasks here being restored, by store and partition. */
     private final Map<String, Long> restoring = new java.util.concurrent.ConcurrentHashMap<>();
     private KafkaStreamsMetrics metrics;
@@ -233,6 +235,7 @@ final class ViewRuntime implements AutoCloseable {
                 budgets.add(new ReadThrottle.Budget(Set.of(topic), limit));
             }
         }
+        heldAtZero = budgets.stream().anyMatch(budget -> budget.limit() == 0);
         if (budgets.isEmpty()) {
             throttle.release(streams);
         } else if (!isRunning() && budgets.stream().allMatch(budget -> budget.limit() > 0)) {
@@ -278,9 +281,21 @@ final class ViewRuntime implements AutoCloseable {
         }
     }
 
-    /** The stream threads this instance runs the job with now. */
+    /** The stream threads this instance runs the job with now, not counting one that is shutting down. */
     int threads() {
-        return streams.metadataForLocalThreads().size();
+        return (int) streams.metadataForLocalThreads().stream()
+            .filter(thread -> !thread.threadState().equals("PENDING_SHUTDOWN")).count();
+    }
+
+    /** Whether one of its threads is shutting down: removed, or being replaced after a failure. */
+    boolean threadShuttingDown() {
+        return streams.metadataForLocalThreads().stream()
+            .anyMatch(thread -> thread.threadState().equals("PENDING_SHUTDOWN"));
+    }
+
+    /** Whether a limit of 0 holds the job now (see {@link #throttle}). */
+    boolean heldAtZero() {
+        return heldAtZero;
     }
 
     /**
@@ -421,13 +436,25 @@ final class ViewRuntime implements AutoCloseable {
      * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance.
      */
     void stop(boolean forGood) {
+        stop(forGood, forGood);
+    }
+
+    /**
+     * Stops a job that stalled, to start it again: it leaves the group too, so that its next start joins afresh
+     * instead of taking back, as the same static members, an assignment the group may be stuck on.
+     */
+    void stopToRestart() {
+        stop(true, false);
+    }
+
+    private void stop(boolean leaveGroup, boolean forGood) {
         if (jdbcSink != null) {
             jdbcSink.close();
         }
         metrics.close();
-        boolean closed = streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(forGood
-            ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
-            : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
+        boolean closed = streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(
+            leaveGroup ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));
         if (forGood && closed) {
             streams.cleanUp();
         } else if (forGood) {

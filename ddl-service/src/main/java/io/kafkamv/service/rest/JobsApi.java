@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 import io.javalin.http.Context;
 import io.kafkamv.jobstore.Job;
@@ -34,11 +35,14 @@ final class JobsApi {
     private final JobStore store;
     private final StatementExecutor executor;
     private final JobRates rates;
+    private final LongPredicate hydrated;
 
-    JobsApi(JobStore store, StatementExecutor executor, JobRates rates) {
+    /** @param hydrated whether a created job's state is whole on every instance ({@code JobRunner#hydrated}) */
+    JobsApi(JobStore store, StatementExecutor executor, JobRates rates, LongPredicate hydrated) {
         this.store = store;
         this.executor = executor;
         this.rates = rates;
+        this.hydrated = hydrated;
     }
 
     void list(Context ctx) {
@@ -188,6 +192,9 @@ final class JobsApi {
         }
         json.put("backfillRateLimit", job.rateLimit());
         json.put("parallelism", JobParallelism.of(store, job.id()));
+        if (job.status() == JobStatus.CREATED) {
+            json.put("hydrated", hydrated.test(job.id()));
+        }
         json.put("paused", job.status().isBeingCreated() && store.paused(job.id()));
         json.put("queued", store.queued().contains(job.id()));
         if (job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()) {

@@ -1,10 +1,15 @@
 package io.kafkamv.service.statement;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
@@ -34,12 +39,18 @@ public final class JobCatalogTables {
     private final JobStore store;
     private final JobRates rates;
     private final LongPredicate hydrated;
+    private final Function<Collection<String>, Map<String, Long>> endOffsets;
 
-    /** @param hydrated whether a created job's local state is whole on every instance ({@code JobRunner#hydrated}) */
-    public JobCatalogTables(JobStore store, JobRates rates, LongPredicate hydrated) {
+    /**
+     * @param hydrated   whether a created job's local state is whole on every instance ({@code JobRunner#hydrated})
+     * @param endOffsets the end offset of every partition of these topics now, by {@code topic:partition}
+     */
+    public JobCatalogTables(JobStore store, JobRates rates, LongPredicate hydrated,
+                            Function<Collection<String>, Map<String, Long>> endOffsets) {
         this.store = store;
         this.rates = rates;
         this.hydrated = hydrated;
+        this.endOffsets = endOffsets;
     }
 
     public void addTo(SchemaPlus root) {
@@ -51,7 +62,7 @@ public final class JobCatalogTables {
             text("waiting_for"), Column.of("parallelism", SqlType.INTEGER), Column.of("hydrated", SqlType.BOOLEAN));
         add(schema, "job_partitions", this::partitions, bigint("job_id"), text("topic"),
             Column.of("partition", SqlType.INTEGER), bigint("start_offset"), bigint("committed_offset"),
-            bigint("target_offset"), text("phase"));
+            bigint("target_offset"), text("phase"), bigint("end_offset"));
     }
 
     private List<Job> shownJobs() {
@@ -82,7 +93,9 @@ public final class JobCatalogTables {
 
     private List<Object[]> partitions() {
         List<Object[]> rows = new ArrayList<>();
-        for (Job job : shownJobs()) {
+        List<Job> jobs = shownJobs();
+        Map<String, Long> ends = ends(jobs);
+        for (Job job : jobs) {
             job.targetOffsets().keySet().stream().sorted().forEach(partition -> {
                 long start = job.startOffsets().getOrDefault(partition, 0L);
                 long target = job.targetOffsets().get(partition);
@@ -90,10 +103,26 @@ public final class JobCatalogTables {
                 int colon = partition.lastIndexOf(':');
                 rows.add(new Object[] {job.id(), partition.substring(0, colon),
                     Integer.parseInt(partition.substring(colon + 1)), start, committed, target,
-                    job.status() == JobStatus.CREATED || committed >= target ? "live" : "backfill"});
+                    job.status() == JobStatus.CREATED || committed >= target ? "live" : "backfill",
+                    ends.get(partition)});
             });
         }
         return rows;
+    }
+
+    /** Where each input partition of these jobs ends now; none for a topic that cannot be read (deleted meanwhile). */
+    private Map<String, Long> ends(List<Job> jobs) {
+        Set<String> topics = new TreeSet<>();
+        jobs.forEach(job -> job.targetOffsets().keySet()
+            .forEach(partition -> topics.add(partition.substring(0, partition.lastIndexOf(':')))));
+        if (topics.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return endOffsets.apply(topics);
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
     }
 
     private String kind(Job job) {

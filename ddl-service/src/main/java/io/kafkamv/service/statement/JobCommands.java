@@ -263,8 +263,10 @@ final class JobCommands {
         }
         while (!context.runner().hydrated(entry.jobId())) {
             if (context.store().job(entry.jobId()).filter(job -> job.status() == JobStatus.CREATED).isEmpty()) {
+                String state = context.store().job(entry.jobId()).map(job -> job.status().name().toLowerCase(Locale.ROOT))
+                    .orElse("removed");
                 throw SqlError.of(SqlState.QUERY_CANCELED, "job " + entry.jobId() + " of " + target.name()
-                    + " is no longer running: it was cancelled or dropped");
+                    + " is no longer created: it is " + state);
             }
             session.checkCancelled();
             pause();

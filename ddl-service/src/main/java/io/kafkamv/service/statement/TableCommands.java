@@ -317,11 +317,12 @@ final class TableCommands {
         } catch (ExecutionException | TimeoutException e) {
             throw SqlError.internal("cannot delete topic " + owned + ": " + e.getMessage(), e);
         }
-        context.store().removeObject(entry.name());
-        if (context.store().sourceRateLimits().containsKey(entry.name())) {
-            // A source made later under the same name starts without it.
+        if (entry.kind() == ObjectKind.SOURCE) {
+            // Before the name is free: a source made later under it must not be held by this one's limit. Written
+            // whether or not this instance has read one yet: another instance may have set it a moment ago.
             context.store().setSourceRateLimit(entry.name(), null);
         }
+        context.store().removeObject(entry.name());
         return new StatementResult.Command(SqlObjectKind.valueOf(entry.kind().name()).dropTag());
     }
 }

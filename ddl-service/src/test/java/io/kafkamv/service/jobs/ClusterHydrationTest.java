@@ -17,7 +17,7 @@ class ClusterHydrationTest {
     @Test
     void aJobIsHydratedOnlyOnceEveryLiveInstanceSaysSo() {
         Map<String, LastHeard> heard = Map.of(
-            "here", new LastHeard(false, NOW, Set.of()),
+            "here", new LastHeard(false, NOW, Set.of(9L)),
             "restoring", new LastHeard(false, NOW - 1_000, Set.of(9L)),
             "restored", new LastHeard(false, NOW - 1_000, Set.of(8L, 9L)));
 

@@ -41,7 +41,7 @@ class JobResourcesIT {
             Psql psql = new Psql(service.pgPort());
             Psql.Result filled = psql.session(List.of("CREATE TABLE t(v1 int)",
                 "INSERT INTO t SELECT * FROM generate_series(1, 200000)", "FLUSH", "SET BACKGROUND_DDL = true",
-                "CREATE MATERIALIZED VIEW m WITH (parallelism = 1, backfill_rate_limit = 20000) AS "
+                "CREATE MATERIALIZED VIEW m WITH (parallelism = 1, backfill_rate_limit = 5000) AS "
                     + "SELECT v1 % 100 AS k, count(*) AS n FROM t GROUP BY v1 % 100"));
             assertThat(filled.exitCode()).as(filled.stderr()).isZero();
             awaitThreads(service, 1);

@@ -56,6 +56,9 @@ class ViewsOverCreatingViewsIT {
             assertThat(psql.value("SELECT records_total FROM kafka_mv.jobs WHERE name = 'total'"))
                 .as("total's targets are the ends of base's topic once base is created")
                 .isEqualTo(String.valueOf(KafkaAdmin.records(service.bootstrapServers(), baseTopic)));
+            assertThat(psql.value("SELECT bool_and(p.end_offset = p.target_offset) || ' ' || sum(p.committed_offset) "
+                + "FROM kafka_mv.job_partitions p JOIN kafka_mv.jobs j ON j.id = p.job_id WHERE j.name = 'total'"))
+                .as("held at rate 0, it has read nothing, and base's topic ends where its targets are").isEqualTo("true 0");
 
             assertThat(psql.run("ALTER MATERIALIZED VIEW total SET BACKFILL_RATE_LIMIT = DEFAULT").exitCode()).isZero();
             assertThat(psql.run("WAIT MATERIALIZED VIEW top").exitCode()).isZero();
