@@ -197,8 +197,9 @@ final class JobsApi {
         }
         json.put("paused", job.status().isBeingCreated() && store.paused(job.id()));
         json.put("queued", store.queued().contains(job.id()));
-        if (job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()) {
-            json.put("waitingFor", store.awaitedBy(job));
+        List<String> awaited = store.awaitedBy(job);
+        if (!awaited.isEmpty()) {
+            json.put("waitingFor", awaited);
         }
         json.put("createdAt", job.createdAt().toString());
         json.put("updatedAt", job.updatedAt().toString());

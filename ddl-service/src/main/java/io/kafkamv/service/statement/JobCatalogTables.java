@@ -83,8 +83,7 @@ public final class JobCatalogTables {
                 rate.map(r -> Math.round(r.recordsPerSecond())).orElse(null),
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
                 job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure(),
-                job.status() == JobStatus.WAITING && !store.awaitedBy(job).isEmpty()
-                    ? String.join(", ", store.awaitedBy(job)) : null,
+                waitingFor(job),
                 JobParallelism.of(store, job.id()),
                 job.status() == JobStatus.CREATED && hydrated.test(job.id())});
         }
@@ -108,6 +107,12 @@ public final class JobCatalogTables {
             });
         }
         return rows;
+    }
+
+    /** The views a waiting job still waits for; null for any other job (its waitsFor is empty once it is released). */
+    private String waitingFor(Job job) {
+        List<String> awaited = store.awaitedBy(job);
+        return awaited.isEmpty() ? null : String.join(", ", awaited);
     }
 
     /** Where each input partition of these jobs ends now; none for a topic that cannot be read (deleted meanwhile). */
