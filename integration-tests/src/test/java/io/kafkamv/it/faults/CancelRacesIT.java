@@ -36,7 +36,7 @@ class CancelRacesIT {
     void aCancelAnywhereUpToCompletionLeavesTheExactViewOrNothing() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql);
+            psql.fillTable("t", ROWS);
             int cancelled = 0;
             int completed = 0;
             for (int percent : new int[] {0, 20, 40, 60, 80, 95, 100}) {
@@ -68,7 +68,7 @@ class CancelRacesIT {
         long id;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql);
+            psql.fillTable("t", ROWS);
             create(psql, "m", "SET BACKFILL_RATE_LIMIT = 20000");
             id = jobOf(psql, "m").orElseThrow();
             await().atMost(Duration.ofMinutes(1)).until(() -> ShownJob.only(psql).percent() > 0);
@@ -85,7 +85,7 @@ class CancelRacesIT {
     void aDropRightAfterCreateRemovesEverythingAndFreesTheName() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql);
+            psql.fillTable("t", ROWS);
             for (int attempt = 0; attempt < 3; attempt++) {
                 create(psql, "m", "SET BACKFILL_RATE_LIMIT = 50000");
                 Optional<Long> id = jobOf(psql, "m");
@@ -116,7 +116,7 @@ class CancelRacesIT {
                  ServiceProcess b = ServiceProcess.start(dataDirs.get(1), bootstrap)) {
                 Psql onA = new Psql(a.pgPort());
                 Psql onB = new Psql(b.pgPort());
-                fill(onA);
+                onA.fillTable("t", ROWS);
                 ServiceProcess c = ServiceProcess.start(dataDirs.get(2), bootstrap);
                 try {
                     Psql onC = new Psql(c.pgPort());
@@ -181,12 +181,6 @@ class CancelRacesIT {
             assertThat(KafkaAdmin.groups(service.bootstrapServers())).doesNotContain("kmv-job-" + id);
             assertThat(psql.run("SELECT count(*) FROM " + view).stderr()).contains("does not exist");
         });
-    }
-
-    private static void fill(Psql psql) throws Exception {
-        Psql.Result result = psql.session(List.of("CREATE TABLE t(v1 int)",
-            "INSERT INTO t SELECT * FROM generate_series(1, " + ROWS + ")", "FLUSH"));
-        assertThat(result.exitCode()).as(result.stderr()).isZero();
     }
 
     private static void create(Psql psql, String view, String rateLimit) throws Exception {

@@ -34,7 +34,7 @@ class BackgroundDdlIT {
     void seedSessionBackgroundCreateReturnsAtOnceAndShowsRisingProgress() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fillTable(psql, "t", ROWS);
+            psql.fillTable("t", ROWS);
 
             long before = System.nanoTime();
             Psql.Result created = psql.session(List.of(
@@ -73,7 +73,7 @@ class BackgroundDdlIT {
     void cancelledJobIsNeverVisibleLeavesNothingBehindAndFreesItsName() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fillTable(psql, "t", 300_000);
+            psql.fillTable("t", 300_000);
             psql.session(List.of("SET BACKGROUND_DDL=true", "CREATE MATERIALIZED VIEW m AS SELECT v1 % 7 AS k, "
                 + "count(*) AS n FROM t GROUP BY v1 % 7"));
             long id = ShownJob.only(psql).id();
@@ -103,7 +103,7 @@ class BackgroundDdlIT {
         long id;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fillTable(psql, "t", ROWS);
+            psql.fillTable("t", ROWS);
             psql.session(List.of("SET BACKGROUND_DDL=true", "CREATE MATERIALIZED VIEW m AS SELECT v1, v1 * 2 AS d FROM t"));
             id = ShownJob.only(psql).id();
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
@@ -147,7 +147,7 @@ class BackgroundDdlIT {
         long id;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fillTable(psql, "t", ROWS);
+            psql.fillTable("t", ROWS);
             Process foreground = psql.start(List.of("CREATE MATERIALIZED VIEW m AS SELECT * FROM t"));
             await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).size() == 1);
             id = ShownJob.only(psql).id();
@@ -171,7 +171,7 @@ class BackgroundDdlIT {
     void tenSessionsCreateViewsInTheBackgroundAtOnce() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fillTable(psql, "t", 100_000);
+            psql.fillTable("t", 100_000);
 
             List<Process> sessions = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
@@ -189,14 +189,6 @@ class BackgroundDdlIT {
                     .isEqualTo(100_000 + "," + (sum(100_000) + 100_000L * i));
             }
         }
-    }
-
-    private static void fillTable(Psql psql, String table, int rows) throws Exception {
-        Psql.Result result = psql.session(List.of(
-            "CREATE TABLE " + table + "(v1 int)",
-            "INSERT INTO " + table + " SELECT * FROM generate_series(1, " + rows + ")",
-            "FLUSH"));
-        assertThat(result.exitCode()).as(result.stderr()).isZero();
     }
 
     private static long sum(long n) {

@@ -37,7 +37,7 @@ class JobControlIT {
         long id;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 200_000);
+            psql.fillTable("t", 200_000);
             Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
                 "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
             assertThat(created.exitCode()).as(created.stderr()).isZero();
@@ -72,7 +72,7 @@ class JobControlIT {
         double pausedAt;
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 200_000);
+            psql.fillTable("t", 200_000);
             Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 20000", "SET BACKGROUND_DDL = true",
                 "CREATE MATERIALIZED VIEW m AS SELECT count(*) AS c FROM t"));
             assertThat(created.exitCode()).as(created.stderr()).isZero();
@@ -121,7 +121,7 @@ class JobControlIT {
         Path dataDir = workDir.resolve("data");
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 1_000);
+            psql.fillTable("t", 1_000);
             Psql.Result created = psql.session(List.of("ALTER SYSTEM SET max_concurrent_creating_jobs = 1",
                 "SET BACKGROUND_DDL = true",
                 "CREATE MATERIALIZED VIEW first_one WITH (backfill_rate_limit = 0) AS SELECT count(*) AS c FROM t",
@@ -165,7 +165,7 @@ class JobControlIT {
     void ctrlCOnAForegroundCreateCancelsTheJob() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 300_000);
+            psql.fillTable("t", 300_000);
             Process foreground = psql.start(List.of("SET BACKFILL_RATE_LIMIT = 0",
                 "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
             await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).size() == 1);
@@ -188,7 +188,7 @@ class JobControlIT {
     void aWaitThatEndsEarlyLeavesTheBackgroundJobItWaitedFor() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 1_000);
+            psql.fillTable("t", 1_000);
             Psql.Result waited = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 0", "SET BACKGROUND_DDL = true",
                 "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t", "SET statement_timeout = '1s'", "WAIT MATERIALIZED VIEW m"));
             assertThat(waited.stderr()).contains("canceling statement due to statement timeout");
@@ -206,7 +206,7 @@ class JobControlIT {
     void jobsAreShownByNameCancelledOneByOneAndWaitedForByKind() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 1_000);
+            psql.fillTable("t", 1_000);
             // The rate limits come from the session or from the CREATE's WITH, which wins.
             Psql.Result created = psql.session(List.of("SET BACKFILL_RATE_LIMIT = 5000", "SET BACKGROUND_DDL = true",
                 "CREATE MATERIALIZED VIEW orders_count WITH (backfill_rate_limit = 0) AS SELECT count(*) AS c FROM t",
@@ -277,7 +277,7 @@ class JobControlIT {
     void aForegroundCreateWhoseClientIsGoneIsCancelled() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 300_000);
+            psql.fillTable("t", 300_000);
             Process foreground = psql.start(List.of("SET BACKFILL_RATE_LIMIT = 20000",
                 "CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t"));
             await().atMost(Duration.ofSeconds(60)).until(() -> ShownJob.list(psql).stream().anyMatch(job -> job.percent() > 0));
@@ -299,7 +299,7 @@ class JobControlIT {
             String external = "--bootstrap-servers=" + kafka.bootstrapServers();
             try (ServiceProcess staying = ServiceProcess.start(workDir.resolve("staying"), external)) {
                 Psql psql = new Psql(staying.pgPort());
-                fill(psql, 100_000);
+                psql.fillTable("t", 100_000);
                 for (boolean stopped : List.of(true, false)) {
                     try (ServiceProcess leaving = ServiceProcess.start(workDir.resolve(stopped ? "stopped" : "killed"), external)) {
                         Process foreground = new Psql(leaving.pgPort()).start(List.of("SET BACKFILL_RATE_LIMIT = 0",
@@ -336,7 +336,7 @@ class JobControlIT {
                  ServiceProcess second = ServiceProcess.start(workDir.resolve("second"), external)) {
                 Psql psqlFirst = new Psql(first.pgPort());
                 Psql psqlSecond = new Psql(second.pgPort());
-                fill(psqlFirst, 1_000_000);
+                psqlFirst.fillTable("t", 1_000_000);
                 psqlFirst.session(List.of("SET BACKGROUND_DDL = true",
                     "CREATE MATERIALIZED VIEW m AS SELECT v1 % 100 AS k, count(*) AS n FROM t GROUP BY v1 % 100"));
                 long id = ShownJob.only(psqlSecond).id();
@@ -359,7 +359,7 @@ class JobControlIT {
             String external = "--bootstrap-servers=" + kafka.bootstrapServers();
             try (ServiceProcess first = ServiceProcess.start(workDir.resolve("first"), external)) {
                 Psql psqlFirst = new Psql(first.pgPort());
-                fill(psqlFirst, 50_000);
+                psqlFirst.fillTable("t", 50_000);
                 assertThat(psqlFirst.run("CREATE MATERIALIZED VIEW m AS SELECT v1 FROM t").exitCode()).isZero();
                 long id = get(first, "/v1/views/m").get("jobId").asLong();
                 String rows = "/internal/v1/jobs/" + id + "/rows";
@@ -402,11 +402,5 @@ class JobControlIT {
             HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return new ObjectMapper().readTree(response.body());
-    }
-
-    private static void fill(Psql psql, int rows) throws Exception {
-        Psql.Result result = psql.session(List.of("CREATE TABLE t(v1 int)",
-            "INSERT INTO t SELECT * FROM generate_series(1, " + rows + ")", "FLUSH"));
-        assertThat(result.exitCode()).as(result.stderr()).isZero();
     }
 }

@@ -31,7 +31,7 @@ class ViewsOverCreatingViewsIT {
         Path dataDir = workDir.resolve("data");
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 100_000);
+            psql.fillTable("t", 100_000);
             // total is held once it starts, to see the targets it took: what base's topic holds once base is created.
             Psql.Result created = psql.session(List.of("SET BACKGROUND_DDL = true", HELD_BASE,
                 "CREATE MATERIALIZED VIEW total WITH (backfill_rate_limit = 0) AS SELECT sum(n) AS n, sum(s) AS s FROM base",
@@ -96,7 +96,7 @@ class ViewsOverCreatingViewsIT {
     void whatWaitsForACancelledOrDroppedViewIsCancelledAndSaysWhy() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
             Psql psql = new Psql(service.pgPort());
-            fill(psql, 1_000);
+            psql.fillTable("t", 1_000);
             assertThat(psql.session(List.of("SET BACKGROUND_DDL = true", HELD_BASE)).exitCode()).isZero();
             long base = ShownJob.only(psql).id();
             // In the foreground, its client waits for it: CANCEL of what it waits for ends the wait with the reason.
@@ -123,11 +123,5 @@ class ViewsOverCreatingViewsIT {
                 "CREATE MATERIALIZED VIEW total AS SELECT sum(n) AS n FROM base", "SELECT n FROM total"));
             assertThat(again.stdout()).as(again.stderr()).contains("1000");
         }
-    }
-
-    private static void fill(Psql psql, int rows) throws Exception {
-        Psql.Result result = psql.session(List.of("CREATE TABLE t(v1 int)",
-            "INSERT INTO t SELECT * FROM generate_series(1, " + rows + ")", "FLUSH"));
-        assertThat(result.exitCode()).as(result.stderr()).isZero();
     }
 }

@@ -52,6 +52,15 @@ public final class Psql {
         return await(start(statements, options), statements.toString());
     }
 
+    /** Creates table {@code table(v1 int)} holding 1 to {@code rows}, flushed: the input most job tests start from. */
+    public void fillTable(String table, int rows) throws IOException, InterruptedException {
+        Result result = session(List.of("CREATE TABLE " + table + "(v1 int)",
+            "INSERT INTO " + table + " SELECT * FROM generate_series(1, " + rows + ")", "FLUSH"));
+        if (result.exitCode() != 0) {
+            throw new AssertionError("filling " + table + " failed: " + result.stderr());
+        }
+    }
+
     /** Starts psql without waiting for it, e.g. for a statement that blocks. */
     public Process start(List<String> statements, String... options) throws IOException {
         List<String> command = new ArrayList<>(List.of("psql", "-X", "-h", "localhost", "-p", String.valueOf(port),
