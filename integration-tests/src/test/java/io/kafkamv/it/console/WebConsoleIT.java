@@ -156,6 +156,37 @@ class WebConsoleIT {
     }
 
     @Test
+    void theJobsPageShowsQueuedAndWaitingJobsAndAJobsThreads() throws Exception {
+        Psql psql = SERVICE.psql();
+        try {
+            assertThat(psql.session(List.of("ALTER SYSTEM SET max_concurrent_creating_jobs = 1",
+                "SET BACKGROUND_DDL = true", "SET BACKFILL_RATE_LIMIT = 0",
+                "CREATE MATERIALIZED VIEW running_one AS SELECT v1 FROM t WHERE v1 > 7",
+                "CREATE MATERIALIZED VIEW queued_one WITH (parallelism = 3) AS SELECT v1 FROM t WHERE v1 > 8",
+                "CREATE MATERIALIZED VIEW stacked AS SELECT count(*) AS n FROM running_one")).exitCode()).isZero();
+            List<ShownJob> jobs = ShownJob.list(psql);
+            long queued = jobOf(jobs, "queued_one");
+            long waiting = jobOf(jobs, "stacked");
+            open("#/jobs");
+
+            awaitText(By.cssSelector("tr[data-job-id='" + queued + "'] td.status-queued"),
+                "queued\n3 threads per instance");
+            awaitText(By.cssSelector("tr[data-job-id='" + waiting + "'] td.status-waiting"), "waiting\nfor running_one");
+            screenshot("jobs-queued-and-waiting");
+            assertThat(psql.run("SHOW JOBS", "-A", "-t").stdout()).contains("(queued)").contains("(waiting for running_one)");
+        } finally {
+            psql.run("CANCEL JOBS " + String.join(", ", ShownJob.list(psql).stream()
+                .filter(job -> job.statement().matches("(?s).*(running_one|queued_one).*"))
+                .map(job -> String.valueOf(job.id())).toList()));
+            psql.run("ALTER SYSTEM RESET max_concurrent_creating_jobs");
+        }
+    }
+
+    private static long jobOf(List<ShownJob> jobs, String view) {
+        return jobs.stream().filter(job -> job.statement().contains("VIEW " + view + " ")).findFirst().orElseThrow().id();
+    }
+
+    @Test
     void aViewsPageShowsItsRowsSchemaSqlAndTopology() throws Exception {
         Psql psql = SERVICE.psql();
         assertThat(psql.session(List.of("CREATE TABLE names (g INT PRIMARY KEY, name TEXT)",
