@@ -10,12 +10,9 @@ import io.kafkamv.bench.measure.SteadyStateLatency;
 import io.kafkamv.bench.report.BenchReport;
 import io.kafkamv.bench.report.BenchResults;
 import io.kafkamv.bench.report.ProgressPlot;
-import io.kafkamv.embedded.EmbeddedKafkaCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,11 +23,9 @@ import picocli.CommandLine.Option;
 
 /** {@code bin/bench [--full]}: runs every measurement in one go and writes docs/benchmarks.md. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Measures kafka-mv against a hand-written Kafka Streams application and a raw consumer "
-        + "on one embedded broker, and writes the report.")
+    description = "Measures kafka-mv against a hand-written Kafka Streams application and a raw consumer, "
+        + "with kafka-mv's embedded broker and with an external one, and writes the report.")
 public final class BenchCommand implements Callable<Integer> {
-
-    private static final String SMALL = "bench_small";
 
     @Option(names = "--full", description = "The full mode (10M rows, up to 100 views); the default is the quick mode.")
     boolean full;
@@ -49,6 +44,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "the results instead of writing the report: for looking into one number.")
     List<BackfillQuery> backfillOnly;
 
+    @Option(names = "--setup", split = ",", defaultValue = "EMBEDDED,EXTERNAL",
+        description = "Where the broker runs for --backfill-only (${COMPLETION-CANDIDATES}; default: both).")
+    List<BrokerSetup> setups;
+
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows for --backfill-only (default: ${DEFAULT-VALUE}).")
     long rows;
 
@@ -62,95 +61,99 @@ public final class BenchCommand implements Callable<Integer> {
         Path work = workDir != null ? workDir : Files.createTempDirectory("kafka-mv-bench");
         Path logs = work.resolve("logs");
         long started = System.nanoTime();
-        try (EmbeddedKafkaCluster kafka = EmbeddedKafkaCluster.builder().dataDir(work.resolve("kafka")).build().start()) {
-            String bootstrap = kafka.bootstrapServers();
-            EventTopics topics = new EventTopics(bootstrap);
-            topics.create(EventTopics.EVENTS, EventTopics.DIMS, SMALL);
-            topics.appendDims();
-            topics.appendEvents(SMALL, 0, mode.scaleRows());
-            try (KafkaMvService service = KafkaMvService.start(serviceJar.toAbsolutePath(), work.resolve("kafka-mv"), bootstrap, logs)) {
-                BenchContext context = new BenchContext(bootstrap, service, work, logs);
-                createSources(service);
-                if (backfillOnly != null) {
-                    log("appending events up to %,d", rows);
-                    topics.appendEvents(EventTopics.EVENTS, 0, rows);
+        if (backfillOnly != null) {
+            for (BrokerSetup setup : setups) {
+                try (BenchStack stack = BenchStack.start(setup, serviceJar.toAbsolutePath(), work, logs, 0)) {
+                    log("%s: appending events up to %,d", setup.title(), rows);
+                    stack.growEventsTo(rows);
                     for (BackfillQuery query : backfillOnly) {
-                        Backfill.Result result = new Backfill(context).run(query, rows);
-                        log("%s over %,d rows: kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s; kafka-mv / hand-written "
-                            + "%.2fx, kafka-mv / raw read %.2fx", query.title(), rows, result.kafkaMvSeconds(),
-                            result.handWrittenSeconds(), result.rawReadSeconds(), result.ratioToHandWritten(),
-                            result.ratioToRawRead());
-                    }
-                    return 0;
-                }
-                List<Backfill.Result> backfills = new ArrayList<>();
-                List<BackgroundDdl.Result> ddl = new ArrayList<>();
-                long rows = 0;
-                for (long size : mode.sizes()) {
-                    log("appending events up to %,d", size);
-                    topics.appendEvents(EventTopics.EVENTS, rows, size);
-                    rows = size;
-                    if (mode.backgroundDdlRows().contains(size)) {
-                        log("background CREATE over %,d rows", size);
-                        ddl.add(BackgroundDdl.measure(service, size));
-                    }
-                    if (mode.backfillRows().contains(size)) {
-                        for (BackfillQuery query : BackfillQuery.values()) {
-                            log("backfill %s over %,d rows", query.title(), size);
-                            Backfill.Result result = new Backfill(context).run(query, size);
-                            log("  kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s", result.kafkaMvSeconds(),
-                                result.handWrittenSeconds(), result.rawReadSeconds());
-                            backfills.add(result);
-                        }
+                        Backfill.Result result = new Backfill(stack.context(work, logs)).run(query, rows);
+                        log("%s over %,d rows, %s: kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s; "
+                                + "kafka-mv / hand-written %.2fx, kafka-mv / raw read %.2fx", query.title(), rows,
+                            setup.title(), result.kafkaMvSeconds(), result.handWrittenSeconds(), result.rawReadSeconds(),
+                            result.ratioToHandWritten(), result.ratioToRawRead());
                     }
                 }
-                Backfill.Result groupBy = backfills.stream()
-                    .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
-                String plotFile = "benchmarks-progress.svg";
-                Files.createDirectories(outputDir);
-                Files.writeString(outputDir.resolve(plotFile), ProgressPlot.svg(String.format(Locale.ROOT,
-                        "Background CREATE MATERIALIZED VIEW (%s, %,d rows): SHOW JOBS progress",
-                        BackfillQuery.GROUP_BY_1K.title(), groupBy.rows()),
-                    groupBy.kafkaMv().samples(), groupBy.kafkaMvSeconds()));
-
-                log("recovery");
-                Recovery.Result recovery = Recovery.measure(service, BackfillQuery.GROUP_BY_1K, groupBy.rows());
-                log("steady-state latency");
-                SteadyStateLatency.Result latency = SteadyStateLatency.measure(service, mode.latencyRate(), mode.latencyDuration());
-                List<Scale.Result> scale = new ArrayList<>();
-                for (int views : mode.scaleViews()) {
-                    log("%d views at once", views);
-                    try {
-                        scale.add(Scale.measure(service, "small", mode.scaleRows(), views));
-                    } catch (Exception failed) {
-                        // A step that overwhelms the instance is a result too; the steps after it would only fail the same way.
-                        log("  %d views did not finish: %s", views, failed);
-                        scale.add(Scale.Result.failed(views, mode.scaleRows(), failed));
-                        break;
-                    }
+            }
+            return 0;
+        }
+        List<Backfill.Result> backfills = new ArrayList<>();
+        List<BackgroundDdl.Result> ddl = new ArrayList<>();
+        SteadyStateLatency.Result latency;
+        List<Scale.Result> scale = new ArrayList<>();
+        // The README's setup first: the background backfills, whose progress the plot shows, and every measure
+        // a user of the one-command start sees.
+        try (BenchStack stack = BenchStack.start(BrokerSetup.EMBEDDED, serviceJar.toAbsolutePath(), work, logs,
+            mode.scaleRows())) {
+            for (long size : mode.sizes()) {
+                log("embedded broker: appending events up to %,d", size);
+                stack.growEventsTo(size);
+                if (mode.backgroundDdlRows().contains(size)) {
+                    log("background CREATE over %,d rows", size);
+                    ddl.add(BackgroundDdl.measure(stack.service(), size));
                 }
-                log("micro benchmarks");
-                List<Micro.Result> micro = Micro.run(mode.quick());
-                BenchResults results = new BenchResults(mode.name(), machine(), backfills, ddl,
-                    ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, recovery, groupBy.kafkaMvSeconds(), scale, micro,
-                    (System.nanoTime() - started) / 60e9);
-                Path report = outputDir.resolve("benchmarks.md");
-                Files.writeString(report, BenchReport.markdown(results));
-                log("wrote %s", report);
+                if (mode.backfillRows().contains(size)) {
+                    backfills.addAll(backfills(stack.context(work, logs), size));
+                }
+            }
+            log("steady-state latency");
+            latency = SteadyStateLatency.measure(stack.service(), mode.latencyRate(), mode.latencyDuration());
+            for (int views : mode.scaleViews()) {
+                log("%d views at once", views);
+                try {
+                    scale.add(Scale.measure(stack.service(), "small", mode.scaleRows(), views));
+                } catch (Exception failed) {
+                    // A step that overwhelms the instance is a result too; the steps after it would only fail the same way.
+                    log("  %d views did not finish: %s", views, failed);
+                    scale.add(Scale.Result.failed(views, mode.scaleRows(), failed));
+                    break;
+                }
             }
         }
+        Backfill.Result groupBy = backfills.stream()
+            .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
+        Recovery.Result recovery;
+        Backfill.Result uninterrupted = null;
+        // A deployment's setup: foreground CREATEs timed by the client, and a crash of kafka-mv that the broker outlives.
+        try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs, 0)) {
+            for (long size : mode.backfillRows()) {
+                log("external broker: appending events up to %,d", size);
+                stack.growEventsTo(size);
+                for (Backfill.Result result : backfills(stack.context(work, logs), size)) {
+                    backfills.add(result);
+                    uninterrupted = result.query() == BackfillQuery.GROUP_BY_1K ? result : uninterrupted;
+                }
+            }
+            log("recovery");
+            recovery = Recovery.measure(stack.service(), BackfillQuery.GROUP_BY_1K, uninterrupted.rows());
+        }
+        String plotFile = "benchmarks-progress.svg";
+        Files.createDirectories(outputDir);
+        Files.writeString(outputDir.resolve(plotFile), ProgressPlot.svg(String.format(Locale.ROOT,
+                "Background CREATE MATERIALIZED VIEW (%s, %,d rows): SHOW JOBS progress",
+                BackfillQuery.GROUP_BY_1K.title(), groupBy.rows()),
+            groupBy.kafkaMv().samples(), groupBy.kafkaMvSeconds()));
+        log("micro benchmarks");
+        List<Micro.Result> micro = Micro.run(mode.quick());
+        BenchResults results = new BenchResults(mode.name(), machine(), backfills, ddl,
+            ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
+            (System.nanoTime() - started) / 60e9);
+        Path report = outputDir.resolve("benchmarks.md");
+        Files.writeString(report, BenchReport.markdown(results));
+        log("wrote %s", report);
         return 0;
     }
 
-    private static void createSources(KafkaMvService service) throws Exception {
-        try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SOURCE events (id BIGINT, g INT, v INT) WITH (connector = 'kafka', topic = '"
-                + EventTopics.EVENTS + "', format = 'json')");
-            statement.execute("CREATE SOURCE dims (g INT, name VARCHAR) WITH (connector = 'kafka', topic = '"
-                + EventTopics.DIMS + "', format = 'json')");
-            statement.execute("CREATE SOURCE small (id BIGINT, g INT, v INT) WITH (connector = 'kafka', topic = '"
-                + SMALL + "', format = 'json')");
+    private static List<Backfill.Result> backfills(BenchContext context, long rows) throws Exception {
+        List<Backfill.Result> results = new ArrayList<>();
+        for (BackfillQuery query : BackfillQuery.values()) {
+            log("backfill %s over %,d rows (%s)", query.title(), rows, context.setup().title());
+            Backfill.Result result = new Backfill(context).run(query, rows);
+            log("  kafka-mv %.2f s, hand-written %.2f s, raw read %.2f s", result.kafkaMvSeconds(),
+                result.handWrittenSeconds(), result.rawReadSeconds());
+            results.add(result);
         }
+        return results;
     }
 
     private static String machine() throws IOException {

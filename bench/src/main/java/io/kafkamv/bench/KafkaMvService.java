@@ -16,7 +16,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** kafka-mv as a child JVM from {@code ddl-service/target/kafka-mv.jar}, on the harness's broker. */
+/**
+ * kafka-mv as a child JVM from {@code ddl-service/target/kafka-mv.jar}: on a broker of its own, in its JVM as the
+ * README starts it, or on an external one through {@code --bootstrap-servers}.
+ */
 public final class KafkaMvService implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -25,33 +28,52 @@ public final class KafkaMvService implements AutoCloseable {
     private final Path jar;
     private final Path dataDir;
     private final String bootstrapServers;
+    private final List<String> brokerArguments;
     private final Path logDir;
     private final int pgPort;
     private final int httpPort;
     private ChildJvm jvm;
 
-    private KafkaMvService(Path jar, Path dataDir, String bootstrapServers, Path logDir) throws IOException {
+    private KafkaMvService(Path jar, Path dataDir, String bootstrapServers, List<String> brokerArguments, Path logDir)
+        throws IOException {
         this.jar = jar;
         this.dataDir = dataDir;
         this.bootstrapServers = bootstrapServers;
+        this.brokerArguments = brokerArguments;
         this.logDir = logDir;
         this.pgPort = freePort();
         this.httpPort = freePort();
     }
 
+    /** kafka-mv on the broker at {@code bootstrapServers}. */
     public static KafkaMvService start(Path jar, Path dataDir, String bootstrapServers, Path logDir) throws IOException {
-        KafkaMvService service = new KafkaMvService(jar, dataDir, bootstrapServers, logDir);
+        KafkaMvService service = new KafkaMvService(jar, dataDir, bootstrapServers,
+            List.of("--bootstrap-servers", bootstrapServers), logDir);
         service.launch();
         return service;
     }
 
+    /** kafka-mv with the broker it embeds, which the harness reaches at {@link #bootstrapServers()}. */
+    public static KafkaMvService startWithEmbeddedBroker(Path jar, Path dataDir, Path logDir) throws IOException {
+        String port = String.valueOf(freePort());
+        KafkaMvService service = new KafkaMvService(jar, dataDir, "localhost:" + port, List.of("--kafka-port", port),
+            logDir);
+        service.launch();
+        return service;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
     /** Starts the service again on the same data dir and ports, after {@link #kill()}. */
     public void launch() throws IOException {
-        jvm = ChildJvm.start(List.of("-jar", jar.toString(),
-                "--data-dir", dataDir.toString(),
-                "--bootstrap-servers", bootstrapServers,
-                "--pg-port", String.valueOf(pgPort),
-                "--http-port", String.valueOf(httpPort)),
+        List<String> arguments = new java.util.ArrayList<>(List.of("-jar", jar.toString(),
+            "--data-dir", dataDir.toString(),
+            "--pg-port", String.valueOf(pgPort),
+            "--http-port", String.valueOf(httpPort)));
+        arguments.addAll(brokerArguments);
+        jvm = ChildJvm.start(arguments,
             "kafka-mv ready:", logDir.resolve("kafka-mv-" + System.currentTimeMillis() + ".log"), Duration.ofSeconds(90));
     }
 

@@ -2,6 +2,7 @@ package io.kafkamv.bench.measure;
 
 import io.kafkamv.bench.BackfillQuery;
 import io.kafkamv.bench.BenchContext;
+import io.kafkamv.bench.BrokerSetup;
 import io.kafkamv.bench.ChildJvm;
 import io.kafkamv.bench.EventTopics;
 import io.kafkamv.bench.Kafka;
@@ -26,8 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class Backfill {
 
     /** The three times, and kafka-mv's creation as watched from outside. */
-    public record Result(BackfillQuery query, long rows, ViewCreation kafkaMv, double handWrittenSeconds,
-                         double rawReadSeconds) {
+    public record Result(BrokerSetup setup, BackfillQuery query, long rows, ViewCreation kafkaMv,
+                         double handWrittenSeconds, double rawReadSeconds) {
 
         public double kafkaMvSeconds() {
             return kafkaMv.visibleSeconds();
@@ -53,10 +54,12 @@ public final class Backfill {
 
     public Result run(BackfillQuery query, long rows) throws Exception {
         double raw = rawRead();
-        ViewCreation kafkaMv = ViewCreation.create(context.service(), query.viewName(), query.sql(), TIMEOUT);
+        ViewCreation kafkaMv = context.setup() == BrokerSetup.EMBEDDED
+            ? ViewCreation.create(context.service(), query.viewName(), query.sql(), TIMEOUT)
+            : ViewCreation.foreground(context.service(), query.viewName(), query.sql(), TIMEOUT);
         ViewCreation.drop(context.service(), query.viewName());
         double handWritten = handWritten(query);
-        return new Result(query, rows, kafkaMv, handWritten, raw);
+        return new Result(context.setup(), query, rows, kafkaMv, handWritten, raw);
     }
 
     private double handWritten(BackfillQuery query) throws Exception {

@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One background {@code CREATE MATERIALIZED VIEW} watched from the outside as a user would: how long
- * the statement took to return, the job's progress every 200 ms, and when the view answered queries.
+ * One {@code CREATE MATERIALIZED VIEW} watched from the outside as a user would. In the background: how long the
+ * statement took to return, the job's progress every 200 ms, and when the view answered queries. In the foreground:
+ * how long the statement took, which is when the view answers.
  */
 public record ViewCreation(String view, long jobId, double createMillis, double visibleSeconds,
                            List<ProgressSample> samples) {
@@ -49,6 +50,24 @@ public record ViewCreation(String view, long jobId, double createMillis, double 
         }
         double visible = (System.nanoTime() - start) / 1e9;
         return new ViewCreation(view, jobId, (returned - start) / 1e6, visible, List.copyOf(samples));
+    }
+
+    /** A foreground CREATE timed by its client, as a script or a migration tool runs one. */
+    public static ViewCreation foreground(KafkaMvService service, String view, String query, Duration timeout)
+        throws SQLException, IOException, InterruptedException {
+        long start;
+        long returned;
+        try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout((int) timeout.toSeconds());
+            start = System.nanoTime();
+            statement.execute("CREATE MATERIALIZED VIEW " + view + " AS " + query);
+            returned = System.nanoTime();
+        }
+        if (!queryable(service, view)) {
+            throw new IllegalStateException("view " + view + " did not answer when its foreground CREATE returned");
+        }
+        double seconds = (returned - start) / 1e9;
+        return new ViewCreation(view, -1, seconds * 1000, seconds, List.of());
     }
 
     public static void drop(KafkaMvService service, String view) throws SQLException {
