@@ -43,6 +43,25 @@ class JsonRowDecoderTest {
         assertThatThrownBy(() -> decode("{\"id\": 1.5}")).hasMessageContaining("field \"id\" does not fit type bigint");
     }
 
+    @Test
+    void integersTakeTheirColumnsJavaTypeAndAFieldGivenTwiceKeepsItsLastValue() {
+        JsonRowDecoder numbers = new JsonRowDecoder(List.of(Column.of("i", SqlType.INTEGER), Column.of("b", SqlType.BIGINT),
+            Column.of("s", SqlType.SMALLINT), Column.of("t", SqlType.VARCHAR), Column.of("ok", SqlType.BOOLEAN)));
+
+        assertThat(numbers.decode("{\"i\": 7, \"b\": 7, \"s\": 7, \"t\": 7, \"ok\": \"yes\"}".getBytes(StandardCharsets.UTF_8)))
+            .containsExactly(7, 7L, (short) 7, "7", true);
+        assertThat(numbers.decode("{\"b\": 5000000000}".getBytes(StandardCharsets.UTF_8))[1])
+            .isEqualTo(5_000_000_000L);
+        assertThatThrownBy(() -> numbers.decode("{\"i\": 5000000000}".getBytes(StandardCharsets.UTF_8)))
+            .hasMessageContaining("field \"i\" does not fit type integer");
+        assertThat(numbers.decode("{\"t\": \"a\", \"i\": 1, \"t\": {\"x\": 1}, \"i\": null, \"ok\": false, \"ok\": true}"
+            .getBytes(StandardCharsets.UTF_8))).containsExactly(null, null, null, "{\"x\":1}", true);
+        assertThat(numbers.decode("{\"i\": 2.0}".getBytes(StandardCharsets.UTF_8))[0])
+            .as("an integral decimal still fits, through its node").isEqualTo(2);
+        assertThatThrownBy(() -> numbers.decode("{\"b\": 9223372036854775808}".getBytes(StandardCharsets.UTF_8)))
+            .hasMessageContaining("field \"b\" does not fit type bigint");
+    }
+
     private Object[] decode(String json) {
         return decoder.decode(json.getBytes(StandardCharsets.UTF_8));
     }

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.topology.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,8 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     static final class Held {
         final Object[] group;
         final Accumulator partial;
+        /** The group's key bytes, once they were needed: as the logged store and the exchange tell groups apart. */
+        private Bytes key;
         private boolean changed;
         private boolean logged;
 
@@ -54,8 +57,13 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     private final RowCodec keys;
     private final Serde<Accumulator> values;
     private final int calls;
-    /** By the group's key bytes, as the logged store and the exchange tell groups apart. */
-    private final Map<Bytes, Held> held = new HashMap<>();
+    /**
+     * By the group's values ({@link #lookupKey}), not by their key bytes: encoding every row's group took as long
+     * as folding the row in. Values that differ but encode alike (an integer column holding both an Integer
+     * and a Long) make two entries here; {@link #flushCache} merges them before they could overwrite each other in
+     * the logged store.
+     */
+    private final Map<Object, Held> held = new HashMap<>();
 
     private HeldBackPartialsStore(KeyValueStore<Bytes, byte[]> log, AggregateStep step) {
         this.log = log;
@@ -68,11 +76,46 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
         return new Builder(name, step);
     }
 
-    /** The partial of a group, made empty if the group holds none; the caller folds rows into it. */
-    Accumulator partialOf(Object[] group) {
-        Held partial = held.computeIfAbsent(Bytes.wrap(keys.encode(group)), key -> new Held(group, new Accumulator(calls)));
+    /** The partial of the group of {@code row}'s values at the {@code groupBy} positions, new if it has none yet. */
+    Accumulator partialOf(Object[] row, int[] groupBy) {
+        Object lookup = groupBy.length == 1 ? single(row[groupBy[0]]) : new GroupValues(Rows.project(row, groupBy));
+        Held partial = held.get(lookup);
+        if (partial == null) {
+            partial = new Held(lookup instanceof GroupValues values ? values.values : Rows.project(row, groupBy),
+                new Accumulator(calls));
+            held.put(lookup, partial);
+        }
         partial.changed = true;
         return partial.partial;
+    }
+
+    private static Object lookupKey(Object[] group) {
+        return group.length == 1 ? single(group[0]) : new GroupValues(group);
+    }
+
+    /** A one-column group is looked up by its value itself, unless arrays would compare by identity. */
+    private static Object single(Object value) {
+        return value instanceof byte[] ? new GroupValues(new Object[] {value}) : value;
+    }
+
+    /** A group's values, equal by content. */
+    private record GroupValues(Object[] values) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof GroupValues group && Arrays.deepEquals(values, group.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.deepHashCode(values);
+        }
+    }
+
+    private Bytes keyOf(Held partial) {
+        if (partial.key == null) {
+            partial.key = Bytes.wrap(keys.encode(partial.group));
+        }
+        return partial.key;
     }
 
     int groups() {
@@ -82,11 +125,11 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     /** Hands over every held-back partial and forgets them, here and in the logged store. */
     List<Held> drain() {
         List<Held> drained = new ArrayList<>(held.values());
-        held.forEach((key, partial) -> {
+        for (Held partial : drained) {
             if (partial.logged) {
-                log.delete(key);
+                log.delete(keyOf(partial));
             }
-        });
+        }
         held.clear();
         return drained;
     }
@@ -97,21 +140,38 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
         try (KeyValueIterator<Bytes, byte[]> all = log.all()) {
             all.forEachRemaining(entry -> {
                 Held partial = new Held(keys.decode(entry.key.get()), values.deserializer().deserialize(null, entry.value));
+                partial.key = entry.key;
                 partial.logged = true;
-                held.put(entry.key, partial);
+                held.put(lookupKey(partial.group), partial);
             });
         }
     }
 
     @Override
     public void flushCache() {
-        held.forEach((key, partial) -> {
+        Map<Bytes, Held> byKey = new HashMap<>();
+        for (var entries = held.values().iterator(); entries.hasNext(); ) {
+            Held partial = entries.next();
+            Held sameKey = byKey.putIfAbsent(keyOf(partial), partial);
+            if (sameKey != null) {
+                // Written under one key, the second would overwrite the first: one partial holds both from now on.
+                Accumulator both = sameKey.partial.merged(partial.partial);
+                Held merged = new Held(sameKey.group, both);
+                merged.key = sameKey.key;
+                merged.changed = true;
+                merged.logged = sameKey.logged || partial.logged;
+                byKey.put(merged.key, merged);
+                entries.remove();
+                held.put(lookupKey(sameKey.group), merged);
+            }
+        }
+        for (Held partial : byKey.values()) {
             if (partial.changed) {
-                log.put(key, values.serializer().serialize(null, partial.partial));
+                log.put(partial.key, values.serializer().serialize(null, partial.partial));
                 partial.changed = false;
                 partial.logged = true;
             }
-        });
+        }
     }
 
     /** Kafka Streams calls this when it turns the task into a standby: the processor is closed, and what a standby has is the log. */

@@ -13,6 +13,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -62,6 +63,9 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
     private long foldedAtLastLook;
     private long passThroughLeft;
     private long latestTimestamp;
+    /** The input partition of the last row folded in, once {@link #firstOffsets} has it. */
+    private String lastTopic;
+    private int lastPartition = -1;
 
     public PartialAggregator(AggregateStep step) {
         this.step = step;
@@ -95,6 +99,7 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
         // then hold what the last commit held back, and nothing of what was processed since may stay here.
         firstOffsets.clear();
         firstOffsets.putAll(HeldBackOffsets.decode(pending.get(HeldBackOffsets.KEY)));
+        lastTopic = null;
         held.reload();
         folded = 0;
         foldedAtLastLook = 0;
@@ -118,26 +123,27 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
     @Override
     public void process(Record<Object[], Object[]> record) {
         Object[] row = record.value();
-        Object[] group = new Object[groupBy.length];
-        for (int i = 0; i < groupBy.length; i++) {
-            group[i] = row[groupBy[i]];
-        }
-        var metadata = context.recordMetadata().filter(known -> known.topic() != null && known.offset() >= 0);
-        if (passThroughLeft > 0 || metadata.isEmpty()) {
+        RecordMetadata metadata = context.recordMetadata().orElse(null);
+        if (passThroughLeft > 0 || metadata == null || metadata.topic() == null || metadata.offset() < 0) {
             // A row with no input position (one made in a punctuation) could not be written down as held back.
             passThroughLeft = Math.max(0, passThroughLeft - 1);
             Accumulator single = new Accumulator(calls.length);
             single.addInPlace(calls, row);
-            context.forward(new Record<>(group, single, record.timestamp()));
+            context.forward(new Record<>(Rows.project(row, groupBy), single, record.timestamp()));
             return;
         }
         folded++;
-        held.partialOf(group).addInPlace(calls, row);
+        held.partialOf(row, groupBy).addInPlace(calls, row);
         latestTimestamp = Math.max(latestTimestamp, record.timestamp());
-        String partition = metadata.get().topic() + ":" + metadata.get().partition();
-        if (!firstOffsets.containsKey(partition)) {
-            firstOffsets.put(partition, metadata.get().offset());
-            pending.put(HeldBackOffsets.KEY, HeldBackOffsets.encode(firstOffsets));
+        // Rows come in runs from one partition; only a partition new since the last flush is written down.
+        if (metadata.partition() != lastPartition || !metadata.topic().equals(lastTopic)) {
+            String partition = metadata.topic() + ":" + metadata.partition();
+            if (!firstOffsets.containsKey(partition)) {
+                firstOffsets.put(partition, metadata.offset());
+                pending.put(HeldBackOffsets.KEY, HeldBackOffsets.encode(firstOffsets));
+            }
+            lastTopic = metadata.topic();
+            lastPartition = metadata.partition();
         }
         if (held.groups() >= MAX_GROUPS) {
             flush(context.currentSystemTimeMs());
@@ -166,6 +172,7 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
         folded = 0;
         foldedAtLastLook = 0;
         firstOffsets.clear();
+        lastTopic = null;
         pending.delete(HeldBackOffsets.KEY);
     }
 }
