@@ -24,6 +24,11 @@ public enum BackfillQuery {
         return sql;
     }
 
+    /** The query over another source of the same events. */
+    public String sqlOver(String source) {
+        return sql.replace("FROM events", "FROM " + source);
+    }
+
     public String viewName() {
         return "bench_" + name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -9,6 +9,7 @@ import io.kafkamv.bench.measure.Scale;
 import io.kafkamv.bench.measure.SteadyStateLatency;
 import io.kafkamv.bench.report.BenchReport;
 import io.kafkamv.bench.report.BenchResults;
+import io.kafkamv.bench.report.PreviousReport;
 import io.kafkamv.bench.report.ProgressPlot;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ public final class BenchCommand implements Callable<Integer> {
         long started = System.nanoTime();
         if (backfillOnly != null) {
             for (BrokerSetup setup : setups) {
-                try (BenchStack stack = BenchStack.start(setup, serviceJar.toAbsolutePath(), work, logs, 0)) {
+                try (BenchStack stack = BenchStack.start(setup, serviceJar.toAbsolutePath(), work, logs, mode.scaleRows())) {
                     log("%s: appending events up to %,d", setup.title(), rows);
                     stack.growEventsTo(rows);
                     for (BackfillQuery query : backfillOnly) {
@@ -72,6 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
                                 + "kafka-mv / hand-written %.2fx, kafka-mv / raw read %.2fx", query.title(), rows,
                             setup.title(), result.kafkaMvSeconds(), result.handWrittenSeconds(), result.rawReadSeconds(),
                             result.ratioToHandWritten(), result.ratioToRawRead());
+                        printChanges(outputDir.resolve("benchmarks.md"), List.of(result));
                     }
                 }
             }
@@ -81,7 +83,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<BackgroundDdl.Result> ddl = new ArrayList<>();
         SteadyStateLatency.Result latency;
         List<Scale.Result> scale = new ArrayList<>();
-        // The README's setup first: the background backfills, whose progress the plot shows, and every measure
+        // The README's setup first: the background backfills, whose progress the plot shows, and the measures
         // a user of the one-command start sees.
         try (BenchStack stack = BenchStack.start(BrokerSetup.EMBEDDED, serviceJar.toAbsolutePath(), work, logs,
             mode.scaleRows())) {
@@ -98,6 +100,26 @@ public final class BenchCommand implements Callable<Integer> {
             }
             log("steady-state latency");
             latency = SteadyStateLatency.measure(stack.service(), mode.latencyRate(), mode.latencyDuration());
+        }
+        Backfill.Result groupBy = backfills.stream()
+            .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
+        Recovery.Result recovery;
+        Backfill.Result uninterrupted = null;
+        // A deployment's setup: foreground CREATEs timed by the client, a crash of kafka-mv that the broker outlives,
+        // and many views.
+        try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs,
+            mode.scaleRows())) {
+            for (long size : mode.backfillRows()) {
+                log("external broker: appending events up to %,d", size);
+                stack.growEventsTo(size);
+                for (Backfill.Result result : backfills(stack.context(work, logs), size)) {
+                    backfills.add(result);
+                    uninterrupted = result.query() == BackfillQuery.GROUP_BY_1K ? result : uninterrupted;
+                }
+            }
+            log("recovery");
+            recovery = Recovery.measure(stack.service(), BackfillQuery.GROUP_BY_1K, uninterrupted.rows());
+            // Here, where the broker's threads and heap are not kafka-mv's.
             for (int views : mode.scaleViews()) {
                 log("%d views at once", views);
                 try {
@@ -109,23 +131,6 @@ public final class BenchCommand implements Callable<Integer> {
                     break;
                 }
             }
-        }
-        Backfill.Result groupBy = backfills.stream()
-            .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
-        Recovery.Result recovery;
-        Backfill.Result uninterrupted = null;
-        // A deployment's setup: foreground CREATEs timed by the client, and a crash of kafka-mv that the broker outlives.
-        try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs, 0)) {
-            for (long size : mode.backfillRows()) {
-                log("external broker: appending events up to %,d", size);
-                stack.growEventsTo(size);
-                for (Backfill.Result result : backfills(stack.context(work, logs), size)) {
-                    backfills.add(result);
-                    uninterrupted = result.query() == BackfillQuery.GROUP_BY_1K ? result : uninterrupted;
-                }
-            }
-            log("recovery");
-            recovery = Recovery.measure(stack.service(), BackfillQuery.GROUP_BY_1K, uninterrupted.rows());
         }
         String plotFile = "benchmarks-progress.svg";
         Files.createDirectories(outputDir);
@@ -139,9 +144,18 @@ public final class BenchCommand implements Callable<Integer> {
             ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
             (System.nanoTime() - started) / 60e9);
         Path report = outputDir.resolve("benchmarks.md");
+        printChanges(report, backfills);
         Files.writeString(report, BenchReport.markdown(results));
         log("wrote %s", report);
         return 0;
+    }
+
+    /** What moved since the report this run replaces, before it is replaced. */
+    private static void printChanges(Path report, List<Backfill.Result> backfills) throws IOException {
+        if (Files.exists(report)) {
+            log("backfill ratios against %s as it was:", report);
+            PreviousReport.parse(Files.readString(report)).changes(backfills).forEach(line -> log("  %s", line));
+        }
     }
 
     private static List<Backfill.Result> backfills(BenchContext context, long rows) throws Exception {

@@ -33,10 +33,16 @@ public final class HandWrittenQueries {
     private HandWrittenQueries() {
     }
 
+    /** The query over the events topic. */
     public static Topology build(BackfillQuery query) {
+        return build(query, EventTopics.EVENTS);
+    }
+
+    /** The query over a topic of the same events, such as the small one a warm-up reads. */
+    public static Topology build(BackfillQuery query, String eventsTopic) {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<String, JsonNode> events = builder
-            .stream(EventTopics.EVENTS, Consumed.with(Serdes.String(), Serdes.ByteArray()))
+            .stream(eventsTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()))
             .mapValues(HandWrittenQueries::parse);
         switch (query) {
             case FILTER -> events
