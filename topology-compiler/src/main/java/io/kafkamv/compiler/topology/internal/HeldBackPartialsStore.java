@@ -64,6 +64,8 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
      * the logged store.
      */
     private final Map<Object, Held> held = new HashMap<>();
+    /** Keys of the logged store whose partials {@link #reload} merged into another's, to delete at the next flush. */
+    private final List<Bytes> unlogged = new ArrayList<>();
 
     private HeldBackPartialsStore(KeyValueStore<Bytes, byte[]> log, AggregateStep step) {
         this.log = log;
@@ -130,6 +132,8 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
                 log.delete(keyOf(partial));
             }
         }
+        unlogged.forEach(log::delete);
+        unlogged.clear();
         held.clear();
         return drained;
     }
@@ -137,12 +141,23 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     /** Called by the processor's init, after restoration: the partials the last commit held back. */
     void reload() {
         held.clear();
+        unlogged.clear();
         try (KeyValueIterator<Bytes, byte[]> all = log.all()) {
             all.forEachRemaining(entry -> {
                 Held partial = new Held(keys.decode(entry.key.get()), values.deserializer().deserialize(null, entry.value));
                 partial.key = entry.key;
                 partial.logged = true;
-                held.put(lookupKey(partial.group), partial);
+                Held sameValues = held.put(lookupKey(partial.group), partial);
+                if (sameValues != null) {
+                    // Two keys for values that compare equal (NaNs of different bits, or a log of an older version):
+                    // one partial holds both, written under one key at the next flush, the other key deleted then.
+                    Held merged = new Held(sameValues.group, sameValues.partial.merged(partial.partial));
+                    merged.key = sameValues.key;
+                    merged.logged = true;
+                    merged.changed = true;
+                    held.put(lookupKey(merged.group), merged);
+                    unlogged.add(partial.key);
+                }
             });
         }
     }
@@ -165,6 +180,8 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
                 held.put(lookupKey(sameKey.group), merged);
             }
         }
+        unlogged.forEach(log::delete);
+        unlogged.clear();
         for (Held partial : byKey.values()) {
             if (partial.changed) {
                 log.put(partial.key, values.serializer().serialize(null, partial.partial));
@@ -178,6 +195,7 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     @Override
     public void clearCache() {
         held.clear();
+        unlogged.clear();
     }
 
     @Override
@@ -198,12 +216,14 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
     @Override
     public void init(StateStoreContext context, StateStore root) {
         held.clear();
+        unlogged.clear();
         log.init(context, root);
     }
 
     @Override
     public void close() {
         held.clear();
+        unlogged.clear();
         log.close();
     }
 

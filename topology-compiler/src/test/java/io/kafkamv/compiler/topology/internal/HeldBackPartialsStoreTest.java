@@ -45,13 +45,28 @@ class HeldBackPartialsStoreTest {
         HeldBackPartialsStore store = openStore();
         store.partialOf(new Object[] {7, 1}, new int[] {0}).addInPlace(CALLS, new Object[] {7, 1});
         store.partialOf(new Object[] {7L, 2}, new int[] {0}).addInPlace(CALLS, new Object[] {7L, 2});
-        assertThat(store.groups()).as("an Integer and a Long are two lookups").isEqualTo(2);
+        store.partialOf(new Object[] {8, 10}, new int[] {0}).addInPlace(CALLS, new Object[] {8, 10});
+        store.partialOf(new Object[] {(short) 7, 4}, new int[] {0}).addInPlace(CALLS, new Object[] {(short) 7, 4});
+        assertThat(store.groups()).as("an Integer, a Long and a Short are three lookups").isEqualTo(4);
 
         store.flushCache();
+        assertThat(store.groups()).as("merged in memory as in the log").isEqualTo(2);
+        assertThat(sums(store)).containsExactlyInAnyOrder(List.of(3L, 7L), List.of(1L, 10L));
         store.reload();
+        assertThat(store.groups()).as("drained from the log too").isZero();
 
-        assertThat(store.drain()).extracting(held -> List.of(held.partial.rows(), held.partial.result(CALLS[1], 1)))
-            .containsExactly(List.of(2L, 3L));
+        store.partialOf(new Object[] {7, 1}, new int[] {0}).addInPlace(CALLS, new Object[] {7, 1});
+        store.flushCache();
+        store.partialOf(new Object[] {7L, 2}, new int[] {0}).addInPlace(CALLS, new Object[] {7L, 2});
+        store.flushCache();
+        store.reload();
+        assertThat(sums(store)).as("after a restart").containsExactly(List.of(2L, 3L));
+    }
+
+    /** Drains the store: each partial's row count and sum. */
+    private static List<List<Object>> sums(HeldBackPartialsStore store) {
+        return store.drain().stream().map(held -> List.of((Object) held.partial.rows(), held.partial.result(CALLS[1], 1)))
+            .toList();
     }
 
     @Test
