@@ -70,9 +70,22 @@ public record ViewCreation(String view, long jobId, double createMillis, double 
         return new ViewCreation(view, -1, seconds * 1000, seconds, List.of());
     }
 
-    public static void drop(KafkaMvService service, String view) throws SQLException {
+    /**
+     * Drops the view and waits until the instance no longer runs its job: the cleanup of a dropped view (closing its
+     * Kafka Streams instance, deleting its topics) would otherwise take CPU from whatever is measured next.
+     */
+    public static void drop(KafkaMvService service, String view) throws SQLException, IOException, InterruptedException {
         try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP MATERIALIZED VIEW IF EXISTS " + view + " CASCADE");
+        }
+        String running = "kafkamv_view_stream_threads{";
+        String object = "object=\"" + view + "\"";
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (service.metrics().lines().anyMatch(line -> line.startsWith(running) && line.contains(object))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the job of dropped view " + view + " still runs after 60 s");
+            }
+            Thread.sleep(50);
         }
     }
 

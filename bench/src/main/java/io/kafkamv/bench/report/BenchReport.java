@@ -85,7 +85,8 @@ public final class BenchReport {
                 + "%,d rows, service killed with SIGKILL "
                 + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job resumed at %.2f%%, "
                 + "redoing about %,d source records (one 200 ms commit interval is about %,d here); it finished "
-                + "%.1f s after CREATE, against %.1f s for the foreground CREATE of the same view uninterrupted.%n",
+                + "%.1f s after CREATE, against %.1f s for the foreground CREATE of the same view uninterrupted (by a "
+                + "warm service: the restarted one is cold, so part of the difference is its JIT).%n",
             BackfillQuery.GROUP_BY_1K.title(), recovery.rows(), recovery.killedAt() * 100, recovery.restartSeconds(),
             recovery.resumedAt() * 100, recovery.recordsRedone(), perCommit, recovery.totalSeconds(),
             results.uninterruptedSeconds()));
@@ -116,8 +117,9 @@ public final class BenchReport {
             switch (backfill.query()) {
                 case GROUP_BY_1K -> goal(md, "GROUP BY (1,000 groups) ≥ 2.5× hand-written" + where, ratio,
                     backfill.ratioToHandWritten() >= 2.5);
-                case FILTER -> goal(md, "projection + filter ≥ 0.3× raw read" + where,
-                    String.format(Locale.ROOT, "%.2f×", backfill.ratioToRawRead()), backfill.ratioToRawRead() >= 0.3);
+                case FILTER -> goal(md, "projection + filter ≥ 0.9× hand-written and ≥ 0.3× raw read" + where,
+                    String.format(Locale.ROOT, "%.2f×, %.2f×", backfill.ratioToHandWritten(), backfill.ratioToRawRead()),
+                    backfill.ratioToHandWritten() >= 0.9 && backfill.ratioToRawRead() >= 0.3);
                 case GROUP_BY_ROW -> goal(md, "GROUP BY, one group per row ≥ 1× hand-written" + where, ratio,
                     backfill.ratioToHandWritten() >= 1);
                 case JOIN -> goal(md, "join ≥ 1× hand-written" + where, ratio, backfill.ratioToHandWritten() >= 1);
