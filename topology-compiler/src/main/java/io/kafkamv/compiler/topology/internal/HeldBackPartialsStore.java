@@ -80,6 +80,7 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
 
     /** The partial of the group of {@code row}'s values at the {@code groupBy} positions, new if it has none yet. */
     Accumulator partialOf(Object[] row, int[] groupBy) {
+        // Like lookupKey, without projecting a one-column group into an array first.
         Object lookup = groupBy.length == 1 ? single(row[groupBy[0]]) : new GroupValues(Rows.project(row, groupBy));
         Held partial = held.get(lookup);
         if (partial == null) {
@@ -151,11 +152,7 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
                 if (sameValues != null) {
                     // Two keys for values that compare equal (NaNs of different bits, or a log of an older version):
                     // one partial holds both, written under one key at the next flush, the other key deleted then.
-                    Held merged = new Held(sameValues.group, sameValues.partial.merged(partial.partial));
-                    merged.key = sameValues.key;
-                    merged.logged = true;
-                    merged.changed = true;
-                    held.put(lookupKey(merged.group), merged);
+                    merge(sameValues, partial);
                     unlogged.add(partial.key);
                 }
             });
@@ -170,14 +167,8 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
             Held sameKey = byKey.putIfAbsent(keyOf(partial), partial);
             if (sameKey != null) {
                 // Written under one key, the second would overwrite the first: one partial holds both from now on.
-                Accumulator both = sameKey.partial.merged(partial.partial);
-                Held merged = new Held(sameKey.group, both);
-                merged.key = sameKey.key;
-                merged.changed = true;
-                merged.logged = sameKey.logged || partial.logged;
-                byKey.put(merged.key, merged);
                 entries.remove();
-                held.put(lookupKey(sameKey.group), merged);
+                byKey.put(sameKey.key, merge(sameKey, partial));
             }
         }
         unlogged.forEach(log::delete);
@@ -189,6 +180,19 @@ final class HeldBackPartialsStore implements StateStore, CachedStateStore<Bytes,
                 partial.logged = true;
             }
         }
+    }
+
+    /**
+     * One partial in place of two that must share a key: {@code kept}'s group and key, both's rows, to be written
+     * again. It takes {@code kept}'s place in the map; {@code other}'s entry, if it has another, is the caller's.
+     */
+    private Held merge(Held kept, Held other) {
+        Held merged = new Held(kept.group, kept.partial.merged(other.partial));
+        merged.key = kept.key;
+        merged.changed = true;
+        merged.logged = kept.logged || other.logged;
+        held.put(lookupKey(kept.group), merged);
+        return merged;
     }
 
     /** Kafka Streams calls this when it turns the task into a standby: the processor is closed, and what a standby has is the log. */
