@@ -1,6 +1,7 @@
 package io.kafkamv.bench;
 
 import io.kafkamv.bench.measure.Backfill;
+import io.kafkamv.bench.measure.BatchQueries;
 import io.kafkamv.bench.measure.BackgroundDdl;
 import io.kafkamv.bench.measure.Micro;
 import io.kafkamv.bench.measure.ProgressFidelity;
@@ -14,6 +15,7 @@ import io.kafkamv.bench.report.ProgressPlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,12 +47,29 @@ public final class BenchCommand implements Callable<Integer> {
             + "the results instead of writing the report: for looking into one number.")
     List<BackfillQuery> backfillOnly;
 
+    @Option(names = "--queries-only", description = "Only measure batch SELECTs over a view of --rows events and an "
+        + "INSERT of a million generated rows, with the embedded broker, and print the results: for looking into them.")
+    boolean queriesOnly;
+
+    @Option(names = "--latency-only", description = "Only measure the steady-state latency at --rate rows per second "
+        + "for --seconds, with the embedded broker, and print it.")
+    boolean latencyOnly;
+
+    @Option(names = "--rate", defaultValue = "50", description = "Rows per second for --latency-only (default: ${DEFAULT-VALUE}).")
+    int rate;
+
+    @Option(names = "--seconds", defaultValue = "10", description = "Seconds of --latency-only (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
     @Option(names = "--setup", split = ",", defaultValue = "EMBEDDED,EXTERNAL",
         description = "Where the broker runs for --backfill-only (${COMPLETION-CANDIDATES}; default: both).")
     List<BrokerSetup> setups;
 
     @Option(names = "--rows", defaultValue = "1000000", description = "Source rows for --backfill-only (default: ${DEFAULT-VALUE}).")
     long rows;
+
+    /** The measure of a large INSERT: a million generated rows. */
+    private static final long INSERT_ROWS = 1_000_000;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
@@ -79,9 +98,28 @@ public final class BenchCommand implements Callable<Integer> {
             }
             return 0;
         }
+        if (latencyOnly) {
+            try (BenchStack stack = BenchStack.start(BrokerSetup.EMBEDDED, serviceJar.toAbsolutePath(), work, logs,
+                mode.scaleRows())) {
+                SteadyStateLatency.Result latency = SteadyStateLatency.measure(stack.service(), rate,
+                    Duration.ofSeconds(seconds));
+                log("steady state at %d rows/s: p50 %.1f ms, p99 %.1f ms, max %.1f ms", rate, latency.percentile(50),
+                    latency.percentile(99), latency.percentile(100));
+            }
+            return 0;
+        }
+        if (queriesOnly) {
+            try (BenchStack stack = BenchStack.start(BrokerSetup.EMBEDDED, serviceJar.toAbsolutePath(), work, logs,
+                mode.scaleRows())) {
+                stack.growEventsTo(rows);
+                logBatchQueries(BatchQueries.measure(stack.service(), "events", rows, INSERT_ROWS));
+            }
+            return 0;
+        }
         List<Backfill.Result> backfills = new ArrayList<>();
         List<BackgroundDdl.Result> ddl = new ArrayList<>();
         SteadyStateLatency.Result latency;
+        BatchQueries.Result queries;
         List<Scale.Result> scale = new ArrayList<>();
         // The README's setup first: the background backfills, whose progress the plot shows, and the measures
         // a user of the one-command start sees.
@@ -100,6 +138,10 @@ public final class BenchCommand implements Callable<Integer> {
             }
             log("steady-state latency");
             latency = SteadyStateLatency.measure(stack.service(), mode.latencyRate(), mode.latencyDuration());
+            log("batch queries over a view of %,d rows", mode.batchQueryRows());
+            stack.growEventsTo(mode.batchQueryRows());
+            queries = BatchQueries.measure(stack.service(), "events", mode.batchQueryRows(), INSERT_ROWS);
+            logBatchQueries(queries);
         }
         Backfill.Result groupBy = backfills.stream()
             .filter(result -> result.query() == BackfillQuery.GROUP_BY_1K).findFirst().orElseThrow();
@@ -141,13 +183,22 @@ public final class BenchCommand implements Callable<Integer> {
         log("micro benchmarks");
         List<Micro.Result> micro = Micro.run(mode.quick());
         BenchResults results = new BenchResults(mode.name(), machine(), backfills, ddl,
-            ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
+            ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, queries, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
             (System.nanoTime() - started) / 60e9);
         Path report = outputDir.resolve("benchmarks.md");
         printChanges(report, backfills);
         Files.writeString(report, BenchReport.markdown(results));
         log("wrote %s", report);
         return 0;
+    }
+
+    private static void logBatchQueries(BatchQueries.Result queries) {
+        for (BatchQueries.Scan scan : queries.scans()) {
+            log("  %s over %,d rows: median %.1f ms, %,.0f rows per CPU second", scan.title(), queries.viewRows(),
+                scan.medianMillis(), scan.rowsPerCpuSecond());
+        }
+        log("  INSERT of %,d generated rows: %.2f s (the first: %.2f s)", queries.insertedRows(), queries.insertSeconds(),
+            queries.firstInsertSeconds());
     }
 
     /** What moved since the report this run replaces, before it is replaced. */

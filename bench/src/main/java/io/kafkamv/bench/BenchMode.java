@@ -17,6 +17,11 @@ public record BenchMode(String name, List<Long> backfillRows, List<Long> backgro
         return this == QUICK;
     }
 
+    /** The rows of the view batch queries scan: its largest backfill's, and no more than 1M (the goal's size). */
+    public long batchQueryRows() {
+        return Math.min(1_000_000L, backfillRows.get(0));
+    }
+
     /** Every source size the run grows the events topic through, smallest first. */
     public List<Long> sizes() {
         return java.util.stream.Stream.concat(backfillRows.stream(), backgroundDdlRows.stream()).distinct().sorted().toList();

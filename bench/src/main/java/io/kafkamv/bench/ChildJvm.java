@@ -62,6 +62,12 @@ public final class ChildJvm implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** CPU time the JVM has used so far, all its threads together. */
+    public Duration cpuTime() {
+        return process.info().totalCpuDuration().orElseThrow(
+            () -> new IllegalStateException("this system does not tell a process's CPU time"));
+    }
+
     /** SIGKILL, as a crash would. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -81,6 +81,11 @@ public final class KafkaMvService implements AutoCloseable {
         jvm.kill();
     }
 
+    /** CPU time the service's JVM has used so far. */
+    public Duration cpuTime() {
+        return jvm.cpuTime();
+    }
+
     public Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://localhost:" + pgPort + "/dev", "root", "");
     }

@@ -3,6 +3,7 @@ package io.kafkamv.bench.report;
 import io.kafkamv.bench.BackfillQuery;
 import io.kafkamv.bench.BrokerSetup;
 import io.kafkamv.bench.measure.Backfill;
+import io.kafkamv.bench.measure.BatchQueries;
 import io.kafkamv.bench.measure.BackgroundDdl;
 import io.kafkamv.bench.measure.Micro;
 import io.kafkamv.bench.measure.Scale;
@@ -79,6 +80,20 @@ public final class BenchReport {
             results.latency().ratePerSecond(), results.latency().latenciesMillis().size(),
             results.latency().percentile(50), results.latency().percentile(99), results.latency().percentile(100)));
 
+        BatchQueries.Result queries = results.queries();
+        md.append(String.format(Locale.ROOT, "%n## Batch queries%n%nSELECTs over a created view of %,d events "
+                + "(`SELECT id, g, v FROM events`) with the embedded broker, over pgjdbc, reading the whole result: the "
+                + "median of five runs after one unmeasured, and the rows scanned per second of the service's CPU over "
+                + "the five (its background work included).%n%n| query | median ms | rows per CPU second |%n|---|---:|---:|%n",
+            queries.viewRows()));
+        for (BatchQueries.Scan scan : queries.scans()) {
+            md.append(String.format(Locale.ROOT, "| `%s` | %.1f | %,.0f |%n", scan.sql(), scan.medianMillis(),
+                scan.rowsPerCpuSecond()));
+        }
+        md.append(String.format(Locale.ROOT, "%n`INSERT INTO t SELECT generate_series(1, %d)` into a table with a "
+            + "primary key, each into a new table, until it returned: %.2f s, the median of three after a first one of "
+            + "%.2f s (the first INSERT of the service's life, which compiles its write path as it goes).%n",
+            queries.insertedRows(), queries.insertSeconds(), queries.firstInsertSeconds()));
         var recovery = results.recovery();
         long perCommit = Math.round(recovery.rows() / results.uninterruptedSeconds() * COMMIT_INTERVAL_SECONDS);
         md.append(String.format(Locale.ROOT, "%n## Recovery%n%nWith the external broker, the %s background backfill of "
@@ -128,6 +143,14 @@ public final class BenchReport {
         double slowest = results.backgroundDdl().stream().mapToDouble(BackgroundDdl.Result::max).max().orElse(0);
         goal(md, "background CREATE < 100 ms at every source size", String.format(Locale.ROOT, "max %.1f ms", slowest),
             slowest < 100);
+        for (BatchQueries.Scan scan : queries.scans()) {
+            goal(md, String.format(Locale.ROOT, "batch %s over %,d rows < 200 ms and ≥ 5M rows per CPU second",
+                    scan.title(), queries.viewRows()),
+                String.format(Locale.ROOT, "%.1f ms, %,.0f", scan.medianMillis(), scan.rowsPerCpuSecond()),
+                scan.medianMillis() < 200 && scan.rowsPerCpuSecond() >= 5e6);
+        }
+        goal(md, String.format(Locale.ROOT, "INSERT of %,d generated rows < 2 s", queries.insertedRows()),
+            String.format(Locale.ROOT, "%.2f s", queries.insertSeconds()), queries.insertSeconds() < 2);
         goal(md, "recovery redoes ≤ one commit interval of records",
             String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit);
         return md.toString();
