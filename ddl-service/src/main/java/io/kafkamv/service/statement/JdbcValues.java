@@ -88,6 +88,14 @@ public final class JdbcValues {
     }
 
     private static long checkedLong(Object value, long min, long max, String typeName) {
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            // The common case, without a BigDecimal per value: an INSERT of generated rows spent a tenth of its time here.
+            long exact = ((Number) value).longValue();
+            if (exact < min || exact > max) {
+                throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+            }
+            return exact;
+        }
         Number number = number(value);
         BigDecimal exact = number instanceof BigDecimal d ? d : new BigDecimal(number.toString());
         if (exact.compareTo(BigDecimal.valueOf(min)) < 0 || exact.compareTo(BigDecimal.valueOf(max)) > 0) {

@@ -2,21 +2,20 @@ package io.kafkamv.service.tables;
 
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.connectors.row.RowCodec;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -107,7 +106,15 @@ public final class TableWriter implements AutoCloseable {
         private final RowCodec keyCodec;
         private final RowCodec valueCodec;
         private final int[] keyIndexes;
-        private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+        private final AtomicLong acknowledged = new AtomicLong();
+        private final AtomicReference<Exception> refused = new AtomicReference<>();
+        private final Callback acknowledgement = (metadata, exception) -> {
+            if (exception == null) {
+                acknowledged.incrementAndGet();
+            } else {
+                refused.compareAndSet(null, exception);
+            }
+        };
         private long count;
 
         private Batch(Relation table) {
@@ -137,45 +144,54 @@ public final class TableWriter implements AutoCloseable {
             return keyCodec.encode(key);
         }
 
+        /**
+         * Hands the row to the producer without waiting: the producer's buffer bounds what is in flight (a full
+         * buffer blocks the send), and acknowledgements are counted as they come. Waiting for them every few
+         * thousand rows stalled the statement for a linger and a round trip each time.
+         */
         private void send(byte[] key, byte[] value) {
-            pending.add(producer.send(new ProducerRecord<>(table.topic(), key, value)));
+            throwIfRefused();
+            try {
+                producer.send(new ProducerRecord<>(table.topic(), key, value), acknowledgement);
+            } catch (InterruptException e) {
+                throw interrupted();
+            }
             count++;
             rowsWritten.incrementAndGet();
-            if (pending.size() >= 10_000) {
-                awaitPending();
-            }
         }
 
         /** Waits until every write of this batch is acknowledged and returns how many there were. */
         public long complete() {
-            producer.flush();
-            awaitPending();
+            try {
+                // Every callback of a record sent before has run when flush returns.
+                producer.flush();
+            } catch (InterruptException e) {
+                throw interrupted();
+            }
+            throwIfRefused();
             return count;
         }
 
-        private void awaitPending() {
-            long acknowledged = count - pending.size();
-            try {
-                for (Future<RecordMetadata> ack : pending) {
-                    ack.get();
-                    acknowledged++;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: writing to table " + table.name()
-                    + " was interrupted after " + acknowledged + " of its rows were written");
-            } catch (ExecutionException e) {
-                throw SqlError.at(SqlState.SYSTEM_ERROR, "writing to table " + table.name() + " failed after at least "
-                    + acknowledged + " of its rows were written: " + e.getCause().getMessage(), 0,
-                    "Kafka refused the rows or did not take them in time. " + (transactional
-                        ? "None of them is kept: the statement's transaction is aborted."
-                        : table.schema().appendOnly()
-                            ? "The rows written stay (a failed write is not undone); the table has no primary key, so "
-                                + "writing them again adds them again."
-                            : "The rows written stay (a failed write is not undone); writing them again replaces them "
-                                + "by their key."));
+        private RuntimeException interrupted() {
+            Thread.currentThread().interrupt();
+            return SqlError.of(SqlState.QUERY_CANCELED, "canceling statement: writing to table " + table.name()
+                + " was interrupted after " + acknowledged.get() + " of its rows were written");
+        }
+
+        private void throwIfRefused() {
+            Exception exception = refused.get();
+            if (exception == null) {
+                return;
             }
-            pending.clear();
+            throw SqlError.at(SqlState.SYSTEM_ERROR, "writing to table " + table.name() + " failed after at least "
+                + acknowledged.get() + " of its rows were written: " + exception.getMessage(), 0,
+                "Kafka refused the rows or did not take them in time. " + (transactional
+                    ? "None of them is kept: the statement's transaction is aborted."
+                    : table.schema().appendOnly()
+                        ? "The rows written stay (a failed write is not undone); the table has no primary key, so "
+                            + "writing them again adds them again."
+                        : "The rows written stay (a failed write is not undone); writing them again replaces them "
+                            + "by their key."));
         }
     }
 }
