@@ -21,10 +21,7 @@ import io.kafkamv.jobstore.ObjectKind;
 import io.kafkamv.service.auth.BearerTokens;
 import io.kafkamv.service.background.BackgroundStatements;
 import io.kafkamv.service.catalog.CatalogService;
-import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.jobs.ForegroundJobWatch;
-import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.jobs.JobRunner;
 import io.kafkamv.service.jobs.Offsets;
@@ -160,17 +157,7 @@ public final class KafkaMvService implements AutoCloseable {
             if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
                 return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
             }
-            try {
-                return runner.reads().viewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
-                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
-            } catch (IncompleteReadException e) {
-                throw SqlError.at(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "materialized view \"" + entry.name()
-                    + "\": " + e.getMessage(), 0, e.hint());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
-            }
+            return () -> new ReadableView(entry, runner.reads());
         };
     }
 

@@ -1,5 +1,6 @@
 package io.kafkamv.service.jobs;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -17,6 +17,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -93,15 +94,21 @@ final class ViewPartitions {
     }
 
     /**
-     * Hands over every row of these partitions from this instance's stores.
+     * Iterators over every row of these partitions in this instance's stores, opened together, so that each sees its
+     * partition as it is now; the caller closes them. When one cannot be opened, those opened are closed again.
      *
      * @throws InvalidStateStoreException when one of them is not active and ready here (moved, or restoring)
      */
-    void read(Set<Integer> partitions, Consumer<Object[]> rows) {
-        for (int partition : partitions) {
-            try (var all = partition(partition).all()) {
-                all.forEachRemaining(entry -> rows.accept(entry.value));
+    List<KeyValueIterator<Object[], Object[]>> open(Set<Integer> partitions) {
+        List<KeyValueIterator<Object[], Object[]>> opened = new ArrayList<>(partitions.size());
+        try {
+            for (int partition : partitions) {
+                opened.add(partition(partition).all());
             }
+            return opened;
+        } catch (RuntimeException e) {
+            opened.forEach(KeyValueIterator::close);
+            throw e;
         }
     }
 

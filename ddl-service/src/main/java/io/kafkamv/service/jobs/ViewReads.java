@@ -74,12 +74,12 @@ public final class ViewReads {
     }
 
     /**
-     * All rows of a job's view across the cluster: every partition once, from the instance that holds it active
-     * and ready (this one from its stores, the others from their REST endpoints). While partitions move or restore,
-     * it reads again until {@code timeout}, then throws {@link IncompleteReadException}: never part of the rows.
-     * Empty when the job does not run on this instance.
+     * A scan of all rows of a job's view across the cluster: every partition once, from the instance that holds it
+     * active and ready (this one from its stores, the others from their REST endpoints). While partitions move or
+     * restore, it tries again until {@code timeout}, then throws {@link IncompleteReadException}: never part of the
+     * rows. Empty when the job does not run on this instance. The caller closes the scan.
      */
-    public Optional<List<Object[]>> viewRows(long jobId, Duration timeout) throws InterruptedException {
+    public Optional<ViewScan> openViewRows(long jobId, Duration timeout) throws InterruptedException {
         refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -88,7 +88,7 @@ public final class ViewReads {
                 return Optional.empty();
             }
             try {
-                return Optional.of(readEveryPartition(jobId, runtime.get()));
+                return Optional.of(openEveryPartition(jobId, runtime.get()));
             } catch (InvalidStateStoreException | IllegalStateException moving) {
                 if (System.nanoTime() > deadline) {
                     throw new IncompleteReadException("could not read every partition of the view within "
@@ -101,7 +101,7 @@ public final class ViewReads {
         }
     }
 
-    private List<Object[]> readEveryPartition(long jobId, ViewRuntime runtime) throws InterruptedException {
+    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime) throws InterruptedException {
         if (!runtime.isRunning()) {
             throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
         }
@@ -119,17 +119,15 @@ public final class ViewReads {
             }
             throw new IllegalStateException("no instance holds partitions " + missing + " now");
         }
-        List<Object[]> rows = new ArrayList<>();
-        partitions.read(byHost.getOrDefault(applicationServer, Set.of()), rows::add);
-        RowCodec codec = new RowCodec(runtime.plan().schema().columns());
+        // The other instances' rows first: a failure there leaves nothing open here.
+        List<byte[]> remote = new ArrayList<>();
         for (Map.Entry<String, Set<Integer>> host : byHost.entrySet()) {
             if (!host.getKey().equals(applicationServer) && !host.getValue().isEmpty()) {
-                for (byte[] encoded : remoteRows.fetch(host.getKey(), jobId, host.getValue())) {
-                    rows.add(codec.decode(encoded));
-                }
+                remote.addAll(remoteRows.fetch(host.getKey(), jobId, host.getValue()));
             }
         }
-        return rows;
+        return new ViewScan(partitions.open(byHost.getOrDefault(applicationServer, Set.of())), remote,
+            new RowCodec(runtime.plan().schema().columns()));
     }
 
     /**
@@ -212,9 +210,9 @@ public final class ViewReads {
         }
         RowCodec codec = new RowCodec(runtime.get().plan().schema().columns());
         List<byte[]> rows = new ArrayList<>();
-        try {
-            runtime.get().partitions().read(partitions, row -> rows.add(codec.encode(row)));
-        } catch (InvalidStateStoreException | IllegalStateException notReady) {
+        try (ViewScan scan = new ViewScan(runtime.get().partitions().open(partitions), List.of(), codec)) {
+            scan.forEachRemaining(row -> rows.add(codec.encode(row)));
+        } catch (InvalidStateStoreException | IllegalStateException | IncompleteReadException notReady) {
             return Optional.empty();
         }
         return Optional.of(rows);

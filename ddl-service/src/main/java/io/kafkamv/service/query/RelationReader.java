@@ -1,12 +1,13 @@
 package io.kafkamv.service.query;
 
-import java.util.List;
-
 import io.kafkamv.jobstore.CatalogEntry;
 
-/** Reads the current rows of a table or view, in the form views compute with. */
+/**
+ * Reads the current rows of a table or view, in the form views compute with, when a query iterates them. An
+ * iterator that is {@link AutoCloseable} is closed when the query is done with it, read to the end or not.
+ */
 @FunctionalInterface
 public interface RelationReader {
 
-    List<Object[]> rows(CatalogEntry entry);
+    Iterable<Object[]> rows(CatalogEntry entry);
 }

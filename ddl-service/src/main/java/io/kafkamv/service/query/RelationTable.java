@@ -1,12 +1,14 @@
 package io.kafkamv.service.query;
 
+import java.util.Iterator;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.types.CalciteTypes;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -30,6 +32,53 @@ final class RelationTable extends AbstractTable implements ScannableTable {
 
     @Override
     public Enumerable<Object[]> scan(DataContext root) {
-        return Linq4j.asEnumerable(rows.get());
+        Iterable<Object[]> iterable = rows.get();
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object[]> enumerator() {
+                return new RowEnumerator(iterable.iterator());
+            }
+        };
+    }
+
+    /** Linq4j's enumerator of an iterator never closes it; a scan of a view's stores must be closed. */
+    private static final class RowEnumerator implements Enumerator<Object[]> {
+
+        private final Iterator<Object[]> rows;
+        private Object[] current;
+
+        RowEnumerator(Iterator<Object[]> rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public Object[] current() {
+            return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+            if (!rows.hasNext()) {
+                return false;
+            }
+            current = rows.next();
+            return true;
+        }
+
+        @Override
+        public void reset() {
+            throw new UnsupportedOperationException("a relation's rows are read once per scan");
+        }
+
+        @Override
+        public void close() {
+            if (rows instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not close a scan of rows: " + e.getMessage(), e);
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.jobs.IncompleteReadException;
 import io.kafkamv.service.jobs.ViewReads;
+import io.kafkamv.service.jobs.ViewScan;
 import io.kafkamv.service.statement.JdbcValues;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -91,24 +92,20 @@ final class ViewsApi {
         if (held.isPresent()) {
             held.get().ifPresent(row -> result.add(Arrays.asList(row)));
         } else {
-            Optional<List<Object[]>> all;
-            try {
-                all = reads.viewRows(jobId, Duration.ofSeconds(30));
+            try (ViewScan scan = reads.openViewRows(jobId, Duration.ofSeconds(30)).orElse(null)) {
+                if (scan == null) {
+                    Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
+                    return;
+                }
+                while (result.size() < limit && scan.hasNext()) {
+                    Object[] row = scan.next();
+                    if (keyRow == null || hasKey(relation, row, keyRow)) {
+                        result.add(Arrays.asList(row));
+                    }
+                }
             } catch (IncompleteReadException e) {
                 Problem.respond(ctx, Problem.of(503, "Service unavailable", e.getMessage() + "; " + e.hint()));
                 return;
-            }
-            if (all.isEmpty()) {
-                Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
-                return;
-            }
-            for (Object[] row : all.get()) {
-                if (result.size() >= limit) {
-                    break;
-                }
-                if (keyRow == null || hasKey(relation, row, keyRow)) {
-                    result.add(Arrays.asList(row));
-                }
             }
         }
         ctx.json(Map.of("columns", relation.schema().columns().stream().map(Column::name).toList(),
