@@ -1,10 +1,12 @@
 package io.kafkamv.connectors.row;
 
-import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 import io.kafkamv.connectors.schema.Column;
@@ -25,6 +27,9 @@ import io.kafkamv.connectors.schema.SqlType;
 public final class RowCodec {
 
     private static final byte VERSION = 1;
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final SqlType[] types;
 
@@ -40,106 +45,202 @@ public final class RowCodec {
         if (row.length != types.length) {
             throw new IllegalArgumentException("Row has " + row.length + " values, schema has " + types.length);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(16 + 8 * types.length);
-        out.write(VERSION);
-        byte[] nulls = new byte[(types.length + 7) / 8];
+        int nullBytes = (types.length + 7) / 8;
+        Writer out = new Writer(1 + nullBytes + 8 * types.length);
+        out.put(VERSION);
+        out.skip(nullBytes);
         for (int i = 0; i < row.length; i++) {
             if (row[i] == null) {
-                nulls[i / 8] |= (byte) (1 << (i % 8));
-            }
-        }
-        out.writeBytes(nulls);
-        ByteBuffer scratch = ByteBuffer.allocate(8);
-        for (int i = 0; i < row.length; i++) {
-            if (row[i] != null) {
-                writeValue(out, scratch, types[i], row[i]);
+                out.bytes[1 + i / 8] |= (byte) (1 << (i % 8));
+            } else {
+                writeValue(out, types[i], row[i]);
             }
         }
         return out.toByteArray();
     }
 
     public Object[] decode(byte[] bytes) {
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        byte version = in.get();
-        if (version != VERSION) {
-            throw new IllegalArgumentException("Unknown row format version " + version);
+        if (bytes[0] != VERSION) {
+            throw new IllegalArgumentException("Unknown row format version " + bytes[0]);
         }
-        byte[] nulls = new byte[(types.length + 7) / 8];
-        in.get(nulls);
+        Reader in = new Reader(bytes, 1 + (types.length + 7) / 8);
         Object[] row = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
-            boolean isNull = (nulls[i / 8] & (1 << (i % 8))) != 0;
+            boolean isNull = (bytes[1 + i / 8] & (1 << (i % 8))) != 0;
             row[i] = isNull ? null : readValue(in, types[i]);
         }
         return row;
     }
 
-    private static void writeValue(ByteArrayOutputStream out, ByteBuffer scratch, SqlType type, Object value) {
-        scratch.clear();
+    private static void writeValue(Writer out, SqlType type, Object value) {
         switch (type) {
-            case BOOLEAN -> out.write(((Boolean) value) ? 1 : 0);
-            case SMALLINT -> out.write(scratch.putShort(((Number) value).shortValue()).array(), 0, 2);
-            case INTEGER, DATE, TIME -> out.write(scratch.putInt(((Number) value).intValue()).array(), 0, 4);
-            case BIGINT, TIMESTAMP, TIMESTAMPTZ, INTERVAL ->
-                out.write(scratch.putLong(((Number) value).longValue()).array(), 0, 8);
-            case REAL -> out.write(scratch.putFloat(((Number) value).floatValue()).array(), 0, 4);
-            case DOUBLE -> out.write(scratch.putDouble(((Number) value).doubleValue()).array(), 0, 8);
+            case BOOLEAN -> out.put((byte) (((Boolean) value) ? 1 : 0));
+            case SMALLINT -> out.putShort(((Number) value).shortValue());
+            case INTEGER, DATE, TIME -> out.putInt(((Number) value).intValue());
+            case BIGINT, TIMESTAMP, TIMESTAMPTZ, INTERVAL -> out.putLong(((Number) value).longValue());
+            case REAL -> out.putInt(Float.floatToRawIntBits(((Number) value).floatValue()));
+            case DOUBLE -> out.putLong(Double.doubleToRawLongBits(((Number) value).doubleValue()));
             case DECIMAL -> {
                 BigDecimal decimal = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
-                writeVarInt(out, decimal.scale());
-                writeBytes(out, decimal.unscaledValue().toByteArray());
+                out.putVarInt(decimal.scale());
+                out.putBytes(decimal.unscaledValue().toByteArray());
             }
-            case VARCHAR, JSONB -> writeBytes(out, value.toString().getBytes(StandardCharsets.UTF_8));
-            case BYTEA -> writeBytes(out, (byte[]) value);
+            case VARCHAR, JSONB -> out.putBytes(value.toString().getBytes(StandardCharsets.UTF_8));
+            case BYTEA -> out.putBytes((byte[]) value);
         }
     }
 
-    private static Object readValue(ByteBuffer in, SqlType type) {
+    private static Object readValue(Reader in, SqlType type) {
         return switch (type) {
             case BOOLEAN -> in.get() != 0;
             case SMALLINT -> in.getShort();
             case INTEGER, DATE, TIME -> in.getInt();
             case BIGINT, TIMESTAMP, TIMESTAMPTZ, INTERVAL -> in.getLong();
-            case REAL -> in.getFloat();
-            case DOUBLE -> in.getDouble();
+            case REAL -> Float.intBitsToFloat(in.getInt());
+            case DOUBLE -> Double.longBitsToDouble(in.getLong());
             case DECIMAL -> {
-                int scale = readVarInt(in);
-                yield new BigDecimal(new BigInteger(readBytes(in)), scale);
+                int scale = in.getVarInt();
+                yield new BigDecimal(new BigInteger(in.getBytes()), scale);
             }
-            case VARCHAR, JSONB -> new String(readBytes(in), StandardCharsets.UTF_8);
-            case BYTEA -> readBytes(in);
+            case VARCHAR, JSONB -> in.getString();
+            case BYTEA -> in.getBytes();
         };
     }
 
-    private static void writeBytes(ByteArrayOutputStream out, byte[] bytes) {
-        writeVarInt(out, bytes.length);
-        out.writeBytes(bytes);
-    }
+    /**
+     * Big-endian numbers written straight into a growing array: every store, changelog and exchange encodes each
+     * row, and a ByteArrayOutputStream (synchronized on every write) with a ByteBuffer for each number cost more than
+     * the values.
+     */
+    private static final class Writer {
+        private byte[] bytes;
+        private int size;
 
-    private static byte[] readBytes(ByteBuffer in) {
-        byte[] bytes = new byte[readVarInt(in)];
-        in.get(bytes);
-        return bytes;
-    }
-
-    private static void writeVarInt(ByteArrayOutputStream out, int value) {
-        int v = (value << 1) ^ (value >> 31);
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
+        Writer(int capacity) {
+            bytes = new byte[capacity];
         }
-        out.write(v);
+
+        void put(byte value) {
+            ensure(1);
+            bytes[size++] = value;
+        }
+
+        void skip(int count) {
+            ensure(count);
+            size += count;
+        }
+
+        void putShort(short value) {
+            ensure(2);
+            SHORT.set(bytes, size, value);
+            size += 2;
+        }
+
+        void putInt(int value) {
+            ensure(4);
+            INT.set(bytes, size, value);
+            size += 4;
+        }
+
+        void putLong(long value) {
+            ensure(8);
+            LONG.set(bytes, size, value);
+            size += 8;
+        }
+
+        /** Zigzag, seven bits a byte. */
+        void putVarInt(int value) {
+            int v = (value << 1) ^ (value >> 31);
+            while ((v & ~0x7F) != 0) {
+                put((byte) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
+            put((byte) v);
+        }
+
+        void putBytes(byte[] value) {
+            putVarInt(value.length);
+            ensure(value.length);
+            System.arraycopy(value, 0, bytes, size, value.length);
+            size += value.length;
+        }
+
+        byte[] toByteArray() {
+            return size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
+        }
+
+        private void ensure(int more) {
+            if (size + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
+        }
     }
 
-    private static int readVarInt(ByteBuffer in) {
-        int v = 0;
-        int shift = 0;
-        int b;
-        do {
-            b = in.get();
-            v |= (b & 0x7F) << shift;
-            shift += 7;
-        } while ((b & 0x80) != 0);
-        return (v >>> 1) ^ -(v & 1);
+    /** Reads what {@link Writer} wrote; a row cut short throws {@link IndexOutOfBoundsException}. */
+    private static final class Reader {
+        private final byte[] bytes;
+        private int position;
+
+        Reader(byte[] bytes, int position) {
+            this.bytes = bytes;
+            this.position = position;
+        }
+
+        byte get() {
+            return bytes[position++];
+        }
+
+        short getShort() {
+            short value = (short) SHORT.get(bytes, position);
+            position += 2;
+            return value;
+        }
+
+        int getInt() {
+            int value = (int) INT.get(bytes, position);
+            position += 4;
+            return value;
+        }
+
+        long getLong() {
+            long value = (long) LONG.get(bytes, position);
+            position += 8;
+            return value;
+        }
+
+        int getVarInt() {
+            int v = 0;
+            int shift = 0;
+            int b;
+            do {
+                b = get();
+                v |= (b & 0x7F) << shift;
+                shift += 7;
+            } while ((b & 0x80) != 0);
+            return (v >>> 1) ^ -(v & 1);
+        }
+
+        byte[] getBytes() {
+            int length = getVarInt();
+            checkLength(length);
+            byte[] value = Arrays.copyOfRange(bytes, position, position + length);
+            position += length;
+            return value;
+        }
+
+        String getString() {
+            int length = getVarInt();
+            checkLength(length);
+            String value = new String(bytes, position, length, StandardCharsets.UTF_8);
+            position += length;
+            return value;
+        }
+
+        private void checkLength(int length) {
+            if (length < 0 || length > bytes.length - position) {
+                throw new IndexOutOfBoundsException("a value of " + length + " bytes at " + position
+                    + " runs past the end of a " + bytes.length + "-byte row");
+            }
+        }
     }
 }
