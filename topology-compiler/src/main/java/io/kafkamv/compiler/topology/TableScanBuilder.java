@@ -30,7 +30,7 @@ final class TableScanBuilder {
         RowSerde valueSerde = new RowSerde(step.schema().columns());
         Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> store =
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                .withKeySerde(keySerde).withValueSerde(valueSerde);
+                .withKeySerde(keySerde).withValueSerde(valueSerde).withCachingDisabled();
         if (!context.producesInserts(step.id())) {
             return () -> context.builder().table(step.topic(), Consumed.with(keySerde, valueSerde).withName(step.id()), store);
         }
