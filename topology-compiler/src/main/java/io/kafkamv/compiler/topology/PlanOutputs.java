@@ -25,18 +25,14 @@ final class PlanOutputs {
     private PlanOutputs() {
     }
 
-    /**
-     * A view keeps its rows in a store for queries and writes its changes to its changelog topic. The store has no
-     * record cache: the steps before it fold what folds (an aggregate's cache, the partials), and a cache here only
-     * held each change back from the view's topic until the next commit, and made every scan merge it in.
-     */
+    /** A view keeps its rows in a store for queries and writes its changes to its changelog topic. */
     static void keepAsView(PhysicalPlan plan, KTable<Object[], Object[]> rows) {
         PlanStep root = plan.root();
         RowSerde keySerde = new RowSerde(root.key());
         RowSerde valueSerde = new RowSerde(root.schema().columns());
         KTable<Object[], Object[]> view = rows.mapValues(row -> row, Named.as("view-rows"),
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
-                .withKeySerde(keySerde).withValueSerde(valueSerde).withCachingDisabled());
+                .withKeySerde(keySerde).withValueSerde(valueSerde));
         view.toStream(Named.as("view-changes"))
             .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
     }
