@@ -40,6 +40,9 @@ public final class ViewHarness implements AutoCloseable {
     private RowSerde outputKeySerde;
     private CompiledView view;
     private final List<String> evaluationErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Kafka Streams' record caches, as the service runs views; off unless a test asks, so each change shows at once. */
+    private boolean recordCaches;
+    private int changesSeen;
 
     /** A table keyed by its primary key columns. */
     public ViewHarness table(String name, List<String> primaryKey, Column... columns) {
@@ -70,13 +73,27 @@ public final class ViewHarness implements AutoCloseable {
         return this;
     }
 
+    /** Runs the view with Kafka Streams' record caches, as the service does (the driver flushes them after each record). */
+    public ViewHarness withRecordCaches() {
+        recordCaches = true;
+        return this;
+    }
+
+    /** How many records the view's topic has carried so far, tombstones included. */
+    public int changesSeen() {
+        rowsSoFar();
+        return changesSeen;
+    }
+
     public CompiledView view(String sql) {
         var statement = (SqlCreateMaterializedView) SqlStatementParser.parse(sql);
         view = new SqlCompiler(() -> relations.values(), 1).compileView(statement, sql, 1001);
         Properties properties = new Properties();
         // Each harness its own application id, so that harnesses open at once keep separate state dirs.
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "view-test-" + HARNESSES.incrementAndGet());
-        properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
+        if (!recordCaches) {
+            properties.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
+        }
         driver = new TopologyTestDriver(TopologyFactory.build(view.plan(),
             (stepId, what, error) -> evaluationErrors.add(what + ": " + error.getMessage())), properties);
         for (Relation relation : relations.values()) {
@@ -144,6 +161,7 @@ public final class ViewHarness implements AutoCloseable {
             driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
         }
         output.readKeyValuesToList().forEach(record -> {
+            changesSeen++;
             Bytes key = Bytes.wrap(outputKeySerde.serializer().serialize(null, record.key));
             if (record.value == null) {
                 viewRows.remove(key);
