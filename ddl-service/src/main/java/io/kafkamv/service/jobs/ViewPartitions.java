@@ -103,7 +103,11 @@ final class ViewPartitions {
         List<KeyValueIterator<Object[], Object[]>> opened = new ArrayList<>(partitions.size());
         try {
             for (int partition : partitions) {
-                opened.add(partition(partition).all());
+                KeyValueIterator<Object[], Object[]> rows = partition(partition).all();
+                opened.add(rows);
+                // Kafka Streams opens the store's iterator at the first hasNext: a partition not ready here fails now,
+                // while the read can still be tried again, not in the middle of a query.
+                rows.hasNext();
             }
             return opened;
         } catch (RuntimeException e) {

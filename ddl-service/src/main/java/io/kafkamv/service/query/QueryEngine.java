@@ -24,6 +24,7 @@ import io.kafkamv.compiler.types.PostgresInterval;
 import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.service.catalog.CatalogService;
+import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -68,7 +69,8 @@ public final class QueryEngine {
 
     /** A table queries can scan: rows of {@code relation}'s schema, read when a query runs. */
     public static org.apache.calcite.schema.Table table(Relation relation, Supplier<? extends Iterable<Object[]>> rows) {
-        return new RelationTable(relation, rows);
+        // The catalog's rows are lists: nothing to close.
+        return new RelationTable(relation, rows, new OpenScans());
     }
 
     /** A handle to stop the query a session is running. */
@@ -120,7 +122,8 @@ public final class QueryEngine {
     private List<ResultColumn> forEachRow(String sql, List<String> names, Caller caller, Consumer<Object[]> action) {
         Hook.Closeable division = PostgresQueryRules.inThisThread(caller);
         AtomicBoolean cancelled = new AtomicBoolean();
-        try (java.sql.Connection connection = connect(); Statement statement = connection.createStatement()) {
+        try (OpenScans scans = new OpenScans(); java.sql.Connection connection = connect(scans);
+             Statement statement = connection.createStatement()) {
             caller.running(() -> {
                 cancelled.set(true);
                 try {
@@ -162,7 +165,7 @@ public final class QueryEngine {
      */
     public List<SqlType> parameterTypes(String sql) {
         Hook.Closeable division = PostgresQueryRules.inThisThread(null);
-        try (java.sql.Connection connection = connect();
+        try (OpenScans scans = new OpenScans(); java.sql.Connection connection = connect(scans);
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             java.sql.ParameterMetaData parameters = statement.getParameterMetaData();
             List<SqlType> types = new java.util.ArrayList<>();
@@ -185,7 +188,7 @@ public final class QueryEngine {
     public List<ResultColumn> describe(SqlNode parsed, String sql) {
         List<String> names = ResultNames.of(parsed);
         Hook.Closeable division = PostgresQueryRules.inThisThread(null);
-        try (java.sql.Connection connection = connect();
+        try (OpenScans scans = new OpenScans(); java.sql.Connection connection = connect(scans);
              java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
             return columns(statement.getMetaData(), names);
         } catch (SQLException e) {
@@ -211,13 +214,13 @@ public final class QueryEngine {
         return columns;
     }
 
-    private java.sql.Connection connect() throws SQLException {
+    private java.sql.Connection connect(OpenScans scans) throws SQLException {
         java.sql.Connection connection = DRIVER.connect("jdbc:calcite:", SqlDialect.connectionProperties());
         SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
         for (CatalogEntry entry : catalog.store().objects()) {
             if (entry.visible() && entry.definition() != null && entry.definition().has("schema")) {
                 Relation relation = CatalogService.relation(entry);
-                root.add(relation.name(), new RelationTable(relation, () -> reader.rows(entry)));
+                root.add(relation.name(), new RelationTable(relation, () -> reader.rows(entry), scans));
             }
         }
         GenerateSeries.addTo(root);
@@ -276,6 +279,10 @@ public final class QueryEngine {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof CompileException compileError) {
                 return compileError;
+            }
+            if (cause instanceof SqlError sqlError) {
+                // An error of the rows a scan read (a view moving away, a cancelled read), wrapped by Calcite's driver.
+                return sqlError;
             }
             if (cause instanceof SqlParseException) {
                 try {

@@ -19,10 +19,13 @@ final class RelationTable extends AbstractTable implements ScannableTable {
 
     private final Relation relation;
     private final Supplier<? extends Iterable<Object[]>> rows;
+    private final OpenScans opened;
 
-    RelationTable(Relation relation, Supplier<? extends Iterable<Object[]>> rows) {
+    /** @param opened where a scan that must be closed is noted when it opens, for the query to close it */
+    RelationTable(Relation relation, Supplier<? extends Iterable<Object[]>> rows, OpenScans opened) {
         this.relation = relation;
         this.rows = rows;
+        this.opened = opened;
     }
 
     @Override
@@ -36,7 +39,11 @@ final class RelationTable extends AbstractTable implements ScannableTable {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object[]> enumerator() {
-                return new RowEnumerator(iterable.iterator());
+                Iterator<Object[]> iterator = iterable.iterator();
+                if (iterator instanceof AutoCloseable closeable) {
+                    opened.add(closeable);
+                }
+                return new RowEnumerator(iterator);
             }
         };
     }

@@ -1,0 +1,77 @@
+package io.kafkamv.service.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import org.apache.calcite.linq4j.Enumerator;
+import org.junit.jupiter.api.Test;
+
+class RelationTableTest {
+
+    private static final Relation RELATION = new Relation("v", RowSchema.of(Column.of("x", SqlType.INTEGER)),
+        List.of(), "kmv-view-v");
+
+    /** Rows whose close is counted, as a scan of a view's stores must be closed. */
+    private static final class CountedScan implements Iterator<Object[]>, AutoCloseable {
+        private final Iterator<Object[]> rows = List.<Object[]>of(new Object[] {0}, new Object[] {1}).iterator();
+        private final AtomicInteger closes;
+
+        CountedScan(AtomicInteger closes) {
+            this.closes = closes;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return rows.hasNext();
+        }
+
+        @Override
+        public Object[] next() {
+            return rows.next();
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
+        }
+    }
+
+    @Test
+    void aScanTheQueryNeverClosesIsClosedWithTheQuery() {
+        AtomicInteger closes = new AtomicInteger();
+        OpenScans scans = new OpenScans();
+        RelationTable table = new RelationTable(RELATION, () -> () -> new CountedScan(closes), scans);
+
+        // What a query that fails in its first row leaves behind: an enumerator that read a row and was never closed.
+        Enumerator<Object[]> abandoned = table.scan(null).enumerator();
+        assertThat(abandoned.moveNext()).isTrue();
+        assertThat(closes).hasValue(0);
+
+        scans.close();
+        assertThat(closes).hasValue(1);
+    }
+
+    @Test
+    void aScanReadToTheEndAndClosedByCalciteIsClosedOnceMoreHarmlessly() {
+        AtomicInteger closes = new AtomicInteger();
+        OpenScans scans = new OpenScans();
+        RelationTable table = new RelationTable(RELATION, () -> () -> new CountedScan(closes), scans);
+
+        try (Enumerator<Object[]> rows = table.scan(null).enumerator()) {
+            int count = 0;
+            while (rows.moveNext()) {
+                count++;
+            }
+            assertThat(count).isEqualTo(2);
+        }
+        scans.close();
+        assertThat(closes).as("Calcite's close and the query's; a view's scan ignores the second").hasValue(2);
+    }
+}
