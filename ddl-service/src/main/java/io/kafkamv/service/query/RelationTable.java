@@ -1,6 +1,8 @@
 package io.kafkamv.service.query;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.catalog.Relation;
@@ -9,6 +11,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
@@ -37,15 +40,38 @@ final class RelationTable extends AbstractTable implements ScannableTable {
     public Enumerable<Object[]> scan(DataContext root) {
         Iterable<Object[]> iterable = rows.get();
         return new AbstractEnumerable<>() {
+            private boolean streamed;
+            private List<Object[]> kept;
+
+            /**
+             * The first enumeration streams the rows. A plan that enumerates the same scan again (a nested loop's
+             * inner side, once per outer row) gets them from one more read kept in memory, not a read each time.
+             */
             @Override
             public Enumerator<Object[]> enumerator() {
-                Iterator<Object[]> iterator = iterable.iterator();
-                if (iterator instanceof AutoCloseable closeable) {
-                    opened.add(closeable);
+                if (!streamed) {
+                    streamed = true;
+                    return new RowEnumerator(open(iterable));
                 }
-                return new RowEnumerator(iterator);
+                if (kept == null) {
+                    kept = new ArrayList<>();
+                    try (RowEnumerator all = new RowEnumerator(open(iterable))) {
+                        while (all.moveNext()) {
+                            kept.add(all.current());
+                        }
+                    }
+                }
+                return Linq4j.enumerator(kept);
             }
         };
+    }
+
+    private Iterator<Object[]> open(Iterable<Object[]> iterable) {
+        Iterator<Object[]> iterator = iterable.iterator();
+        if (iterator instanceof AutoCloseable closeable) {
+            opened.add(closeable);
+        }
+        return iterator;
     }
 
     /** Linq4j's enumerator of an iterator never closes it; a scan of a view's stores must be closed. */

@@ -74,4 +74,28 @@ class RelationTableTest {
         scans.close();
         assertThat(closes).as("Calcite's close and the query's; a view's scan ignores the second").hasValue(2);
     }
+
+    @Test
+    void aScanEnumeratedAgainAndAgainIsReadTwiceNotOnceEachTime() {
+        AtomicInteger opens = new AtomicInteger();
+        AtomicInteger closes = new AtomicInteger();
+        OpenScans scans = new OpenScans();
+        RelationTable table = new RelationTable(RELATION, () -> () -> {
+            opens.incrementAndGet();
+            return new CountedScan(closes);
+        }, scans);
+        var enumerable = table.scan(null);
+
+        for (int outerRow = 0; outerRow < 5; outerRow++) {
+            try (Enumerator<Object[]> rows = enumerable.enumerator()) {
+                int count = 0;
+                while (rows.moveNext()) {
+                    count++;
+                }
+                assertThat(count).isEqualTo(2);
+            }
+        }
+        scans.close();
+        assertThat(opens).as("a streamed read, then one kept for the enumerations after it").hasValue(2);
+    }
 }
