@@ -64,13 +64,7 @@ class RelationTableTest {
         OpenScans scans = new OpenScans();
         RelationTable table = new RelationTable(RELATION, () -> () -> new CountedScan(closes), scans);
 
-        try (Enumerator<Object[]> rows = table.scan(null).enumerator()) {
-            int count = 0;
-            while (rows.moveNext()) {
-                count++;
-            }
-            assertThat(count).isEqualTo(2);
-        }
+        assertThat(readAll(table.scan(null).enumerator())).isEqualTo(2);
         scans.close();
         assertThat(closes).as("Calcite's close and the query's; a view's scan ignores the second").hasValue(2);
     }
@@ -87,15 +81,20 @@ class RelationTableTest {
         var enumerable = table.scan(null);
 
         for (int outerRow = 0; outerRow < 5; outerRow++) {
-            try (Enumerator<Object[]> rows = enumerable.enumerator()) {
-                int count = 0;
-                while (rows.moveNext()) {
-                    count++;
-                }
-                assertThat(count).isEqualTo(2);
-            }
+            assertThat(readAll(enumerable.enumerator())).isEqualTo(2);
         }
         scans.close();
         assertThat(opens).as("a streamed read, then one kept for the enumerations after it").hasValue(2);
+    }
+
+    /** Reads an enumerator to its end and closes it, as Calcite does with a result it returned: how many rows. */
+    private static int readAll(Enumerator<Object[]> rows) {
+        try (rows) {
+            int count = 0;
+            while (rows.moveNext()) {
+                count++;
+            }
+            return count;
+        }
     }
 }
