@@ -31,16 +31,20 @@ public final class FreePorts {
     }
 
     public static int next() {
-        int span = FIRST_EPHEMERAL - LOWEST;
+        // Test JVMs running side by side (failsafe's forks) each search their own share of the range.
+        int forks = Math.max(1, Integer.getInteger("kafkamv.it.forks", 1));
+        int fork = Math.floorMod(Integer.getInteger("kafkamv.it.fork", 1) - 1, forks);
+        int span = (FIRST_EPHEMERAL - LOWEST) / forks;
+        int lowest = LOWEST + fork * span;
         // A random start keeps two test runs on one machine (a build and a benchmark) out of each other's way.
         int start = ThreadLocalRandom.current().nextInt(span);
         for (int i = 0; i < span; i++) {
-            int port = LOWEST + (start + i) % span;
+            int port = lowest + (start + i) % span;
             if (!HANDED_OUT.contains(port) && isFree(port) && HANDED_OUT.add(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("No free port between " + LOWEST + " and " + FIRST_EPHEMERAL);
+        throw new IllegalStateException("No free port between " + lowest + " and " + (lowest + span));
     }
 
     private static boolean isFree(int port) {

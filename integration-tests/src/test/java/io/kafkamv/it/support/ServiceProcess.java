@@ -73,7 +73,7 @@ public final class ServiceProcess implements AutoCloseable {
         Path logs = Paths.get("target", "service-logs");
         java.nio.file.Files.createDirectories(logs);
         Path log = logs.resolve(dataDir.getFileName() + "-" + System.currentTimeMillis() + "-" + System.nanoTime() % 10000
-            + ".log").toAbsolutePath();
+            + "-fork" + System.getProperty("kafkamv.it.fork", "1") + ".log").toAbsolutePath();
         Process process = new ProcessBuilder(command)
             .redirectError(log.toFile())
             .start();
