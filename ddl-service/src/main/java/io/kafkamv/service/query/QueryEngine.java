@@ -25,6 +25,7 @@ import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.service.catalog.CatalogService;
 import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlState;
 import io.kafkamv.service.result.ResultColumn;
 import io.kafkamv.service.result.StatementResult;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -93,6 +94,7 @@ public final class QueryEngine {
 
     /** Runs the query {@code sql}, which the caller has parsed into {@code parsed}. */
     public StatementResult.Rows query(SqlNode parsed, String sql, Caller caller) {
+        refuseLookups(parsed, sql);
         Optional<StatementResult.Rows> byKey = pointLookup.tryAnswer(parsed);
         if (byKey.isPresent()) {
             return byKey.get();
@@ -106,8 +108,28 @@ public final class QueryEngine {
         return new StatementResult.Rows(columns, rows);
     }
 
+    /**
+     * A lookup join's {@code FOR SYSTEM_TIME AS OF PROCTIME()} says how a view joins a table as its rows come; a
+     * query reads every table as it is now, and Calcite's batch engine has no plan for it.
+     */
+    private static void refuseLookups(SqlNode parsed, String sql) {
+        parsed.accept(new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(org.apache.calcite.sql.SqlCall call) {
+                if (call instanceof org.apache.calcite.sql.SqlSnapshot snapshot) {
+                    throw SqlError.at(SqlState.FEATURE_NOT_SUPPORTED,
+                        "FOR SYSTEM_TIME AS OF is supported in materialized views, sinks and indexes, not in a query",
+                        CompileException.positionOf(sql, snapshot.getPeriod().getParserPosition()),
+                        "a query reads every table as it is now: leave FOR SYSTEM_TIME AS OF PROCTIME() out");
+                }
+                return super.visit(call);
+            }
+        });
+    }
+
     /** Streams the rows of the query {@code sql}, parsed into {@code parsed}, to {@code action}; returns the result's columns. */
     public List<ResultColumn> forEachRow(SqlNode parsed, String sql, Caller caller, Consumer<Object[]> action) {
+        refuseLookups(parsed, sql);
         return forEachRow(sql, ResultNames.of(parsed), caller, action);
     }
 
@@ -186,6 +208,7 @@ public final class QueryEngine {
 
     /** The columns the query {@code sql}, parsed into {@code parsed}, would return, from Calcite's plan, without running it. */
     public List<ResultColumn> describe(SqlNode parsed, String sql) {
+        refuseLookups(parsed, sql);
         List<String> names = ResultNames.of(parsed);
         Hook.Closeable division = PostgresQueryRules.inThisThread(null);
         try (OpenScans scans = new OpenScans(); java.sql.Connection connection = connect(scans);

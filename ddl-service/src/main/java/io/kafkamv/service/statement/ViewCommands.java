@@ -206,7 +206,8 @@ final class ViewCommands {
 
     /** The jobs of the views still being created that the plan reads: a job over them waits for them. */
     private List<Long> awaited(PhysicalPlan plan) {
-        List<String> topics = plan.sourceTopics();
+        List<String> topics = new ArrayList<>(plan.sourceTopics());
+        topics.addAll(plan.lookupTopics());
         return context.store().objects().stream()
             .filter(entry -> !entry.visible() && entry.kind() == ObjectKind.MATERIALIZED_VIEW)
             .filter(entry -> topics.contains(CatalogService.relation(entry).topic()))
@@ -283,10 +284,17 @@ final class ViewCommands {
         return dependents;
     }
 
-    /** Whether the job reads the topic: by its offsets, or by its plan while it waits and has none yet. */
+    /**
+     * Whether the job reads the topic: by its offsets, or by its plan while it waits and has none yet; a table
+     * it looks up has no offsets in the job, only in the plan.
+     */
     private static boolean reads(Job job, String topic) {
+        PhysicalPlan plan = PlanJson.fromTree(job.plan());
+        if (plan.lookupTopics().contains(topic)) {
+            return true;
+        }
         if (job.status() == JobStatus.WAITING) {
-            return PlanJson.fromTree(job.plan()).sourceTopics().contains(topic);
+            return plan.sourceTopics().contains(topic);
         }
         return job.targetOffsets().keySet().stream().anyMatch(partition -> partition.startsWith(topic + ":"));
     }

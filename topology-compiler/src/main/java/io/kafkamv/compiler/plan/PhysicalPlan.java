@@ -73,7 +73,8 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
     public boolean appendOnly() {
         return steps.stream().allMatch(step -> step instanceof TableScanStep scan ? scan.appendOnly()
             : step instanceof SourceScanStep ? step.schema().appendOnly()
-            : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep);
+            : step instanceof CalcStep || step instanceof UnionAllStep || step instanceof WindowStep
+                || step instanceof LookupJoinStep);
     }
 
     /** What the step produces: as recorded, or, in a plan stored before plans recorded it, by its version's rule. */
@@ -102,6 +103,18 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
         return steps.stream()
             .map(step -> step instanceof TableScanStep scan ? scan.topic()
                 : step instanceof SourceScanStep source ? source.topic() : null)
+            .filter(java.util.Objects::nonNull)
+            .distinct()
+            .toList();
+    }
+
+    /**
+     * The topics of the tables this plan looks up ({@link LookupJoinStep}): kept whole by every instance, they
+     * are no measure of the backfill, but the plan depends on them as on its sources.
+     */
+    public List<String> lookupTopics() {
+        return steps.stream()
+            .map(step -> step instanceof LookupJoinStep lookup ? lookup.topic() : null)
             .filter(java.util.Objects::nonNull)
             .distinct()
             .toList();

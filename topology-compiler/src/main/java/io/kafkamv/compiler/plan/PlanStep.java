@@ -22,9 +22,10 @@ import io.kafkamv.connectors.schema.RowSchema;
     @JsonSubTypes.Type(value = JoinStep.class, name = "joinV1"),
     @JsonSubTypes.Type(value = TopNStep.class, name = "topNV1"),
     @JsonSubTypes.Type(value = WindowStep.class, name = "windowV1"),
+    @JsonSubTypes.Type(value = LookupJoinStep.class, name = "lookupJoinV1"),
 })
 public sealed interface PlanStep permits TableScanStep, SourceScanStep, CalcStep, AggregateStep, UnionAllStep,
-    JoinStep, TopNStep, WindowStep {
+    JoinStep, TopNStep, WindowStep, LookupJoinStep {
 
     /** Unique in its plan; every processor, store and internal topic of the step is named from it. */
     String id();

@@ -18,4 +18,6 @@ public interface PlanStepVisitor<R> {
     R visit(TopNStep step);
 
     R visit(WindowStep step);
+
+    R visit(LookupJoinStep step);
 }

@@ -29,9 +29,9 @@ public enum StepOutput {
     /**
      * What each step of a plan of this version produces: the planner records it in new plans, and plans
      * stored before plans recorded it are read with it. From version 2, an append-only table or source
-     * produces inserts, and so do a calculation and a tumbling window over inserts; every other step
-     * produces changes (an aggregate updates its groups, a join and a top-N retract rows, a hopping window
-     * and a union are kept as tables). In version 1, every step produced changes.
+     * produces inserts, and so do a calculation, a tumbling window and a lookup join over inserts; every
+     * other step produces changes (an aggregate updates its groups, a join and a top-N retract rows, a
+     * hopping window and a union are kept as tables). In version 1, every step produced changes.
      */
     public static Map<String, StepOutput> of(int version, List<PlanStep> steps) {
         Map<String, StepOutput> outputs = new LinkedHashMap<>();
@@ -49,6 +49,9 @@ public enum StepOutput {
             inserts = scan.schema().appendOnly();
         } else if (step instanceof CalcStep calc) {
             inserts = before.get(calc.input()) == INSERTS;
+        } else if (step instanceof LookupJoinStep lookup) {
+            // The table's later changes never reach joined rows: inserts looked up stay inserts.
+            inserts = before.get(lookup.input()) == INSERTS;
         } else if (step instanceof WindowStep window) {
             inserts = window.kind() == WindowStep.WindowKind.TUMBLE && before.get(window.input()) == INSERTS;
         } else {

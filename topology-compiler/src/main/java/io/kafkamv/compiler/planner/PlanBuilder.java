@@ -17,6 +17,7 @@ import io.kafkamv.compiler.plan.AggregateStep.AggregateFunction;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.JoinStep;
 import io.kafkamv.compiler.plan.JoinStep.JoinKind;
+import io.kafkamv.compiler.plan.LookupJoinStep;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
@@ -36,6 +37,8 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Snapshot;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
@@ -47,6 +50,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 
@@ -84,6 +88,21 @@ final class PlanBuilder {
     /** Adds the steps for {@code rel} and returns them all, {@code rel}'s own step last. */
     List<PlanStep> build(RelNode rel) {
         visit(rel);
+        Set<String> read = new HashSet<>();
+        steps.forEach(step -> {
+            if (step instanceof TableScanStep scan) {
+                read.add(scan.topic());
+            } else if (step instanceof SourceScanStep scan) {
+                read.add(scan.topic());
+            }
+        });
+        for (PlanStep step : steps) {
+            if (step instanceof LookupJoinStep lookup && read.contains(lookup.topic())) {
+                // Kafka Streams reads a topic once, as a table kept by every instance or as a partitioned input.
+                throw lookupError("a view cannot both read " + lookup.table() + " and look it up FOR SYSTEM_TIME AS OF",
+                    "join " + lookup.table() + " without FOR SYSTEM_TIME AS OF in both places, or look it up in both");
+            }
+        }
         return List.copyOf(steps);
     }
 
@@ -105,7 +124,11 @@ final class PlanBuilder {
         } else if (rel instanceof Union union && union.all) {
             step = unionAll(union);
         } else if (rel instanceof Join join) {
-            return join(join);
+            LookupTable lookup = lookupTable(join.getRight());
+            return lookup != null ? lookupJoin(join, lookup) : join(join);
+        } else if (rel instanceof Snapshot) {
+            throw lookupError("FOR SYSTEM_TIME AS OF is supported only on the table a JOIN looks up, on its right",
+                "write FROM events e JOIN t FOR SYSTEM_TIME AS OF PROCTIME() ON ...");
         } else if (rel instanceof TableFunctionScan scan && scan.getInputs().size() == 1
             && scan.getCall() instanceof RexCall call && WINDOW_FUNCTIONS.contains(call.getOperator().getName())) {
             step = window(scan, call);
@@ -335,6 +358,124 @@ final class PlanBuilder {
         PlanStep filtered = new CalcStep(uniqueId("calc"), step.id(), CalcSql.of(filter, schema), schema, step.key());
         steps.add(filtered);
         return filtered;
+    }
+
+    /** The table a lookup join reads and what Calcite computes over its rows (null: the rows as they are). */
+    private record LookupTable(TableScan scan, RexProgram program) {
+
+        /** The table column that the column {@code position} of the computed rows is, or -1 if it is computed. */
+        int tableColumn(int position) {
+            if (program == null) {
+                return position;
+            }
+            return program.expandLocalRef(program.getProjectList().get(position)) instanceof RexInputRef ref
+                ? ref.getIndex() : -1;
+        }
+    }
+
+    /** A join's right side read FOR SYSTEM_TIME AS OF: a snapshot of a table, with calculations around it. */
+    private LookupTable lookupTable(RelNode rel) {
+        RexProgram outer = null;
+        if (rel instanceof Calc calc && calc.getInput() instanceof Snapshot) {
+            outer = calc.getProgram();
+            rel = calc.getInput();
+        }
+        if (!(rel instanceof Snapshot snapshot)) {
+            return null;
+        }
+        RelNode input = snapshot.getInput();
+        RexProgram inner = null;
+        if (input instanceof Calc calc) {
+            inner = calc.getProgram();
+            input = calc.getInput();
+        }
+        if (!(input instanceof TableScan scan)) {
+            throw lookupError("FOR SYSTEM_TIME AS OF is supported only on a table or materialized view by its name",
+                "look up the table itself and compute over the joined rows");
+        }
+        RexProgram program = inner == null ? outer
+            : outer == null ? inner : RexProgramBuilder.mergePrograms(outer, inner, snapshot.getCluster().getRexBuilder());
+        return new LookupTable(scan, program == null || program.isTrivial() ? null : program);
+    }
+
+    /**
+     * A join whose right side is a table looked up as it is when each left row is processed: the equalities
+     * of the condition must give a value to every column of the table's key, so that a left row meets at most
+     * one table row; an inner join's other conditions filter the joined rows.
+     */
+    private PlanStep lookupJoin(Join join, LookupTable lookup) {
+        if (join.getJoinType() != JoinRelType.INNER && join.getJoinType() != JoinRelType.LEFT) {
+            throw lookupError(join.getJoinType() + " JOIN of a table looked up FOR SYSTEM_TIME AS OF is not supported",
+                "a lookup join keeps every left row (LEFT JOIN) or the matched ones (JOIN)");
+        }
+        List<String> name = lookup.scan().getTable().getQualifiedName();
+        Relation table = relations.get(name.get(name.size() - 1));
+        if (!table.hasNativeFormat()) {
+            throw lookupError("FOR SYSTEM_TIME AS OF on source " + table.name() + " is not supported",
+                "look up a table or materialized view; a source can be kept in one: CREATE MATERIALIZED VIEW "
+                    + table.name() + "_latest AS SELECT ... GROUP BY its key");
+        }
+        List<String> columnNames = table.schema().columns().stream().map(Column::name).toList();
+        List<Integer> keyColumns = table.key().stream().map(column -> columnNames.indexOf(column.name())).toList();
+        if (keyColumns.contains(-1)) {
+            throw lookupError(table.name() + " has no key among its columns to be looked up by",
+                "look up a table with a PRIMARY KEY, or a view with GROUP BY, by all of its key columns");
+        }
+        for (Column column : table.key()) {
+            if (Set.of(SqlType.REAL, SqlType.DOUBLE, SqlType.DECIMAL).contains(column.type())) {
+                throw lookupError("a lookup join by a " + column.type().postgresName() + " key is not supported",
+                    "look up by an integer, text, date, time, uuid or boolean key");
+            }
+        }
+        JoinInfo info = join.analyzeCondition();
+        PlanStep left = visit(join.getLeft());
+        Integer[] inputKeys = new Integer[keyColumns.size()];
+        boolean otherConditions = !info.nonEquiConditions.isEmpty();
+        for (int i = 0; i < info.rightKeys.size(); i++) {
+            int key = keyColumns.indexOf(lookup.tableColumn(info.rightKeys.get(i)));
+            Column leftColumn = left.schema().columns().get(info.leftKeys.get(i));
+            if (key < 0 || inputKeys[key] != null || !lookupComparable(leftColumn.type(), table.key().get(key).type())) {
+                otherConditions = true;
+            } else {
+                inputKeys[key] = info.leftKeys.get(i);
+            }
+        }
+        if (java.util.Arrays.asList(inputKeys).contains(null)) {
+            throw lookupError("a lookup join must compare every column of " + table.name() + "'s key ("
+                    + String.join(", ", table.key().stream().map(Column::name).toList()) + ") with a value of the same type",
+                "add the missing equalities to ON, casting where the types differ");
+        }
+        if (otherConditions && join.getJoinType() == JoinRelType.LEFT) {
+            throw lookupError("a LEFT JOIN ... FOR SYSTEM_TIME AS OF on a condition other than key equalities is not supported",
+                "filter the joined rows in WHERE, or look up with JOIN");
+        }
+        RowSchema schema = CalciteTypes.schema(join.getRowType(), List.of());
+        String tableSql = lookup.program() == null ? null : CalcSql.of(lookup.program(), table.schema());
+        PlanStep step = new LookupJoinStep(uniqueId("lookup-" + table.name()), left.id(), table.name(), table.topic(),
+            table.schema(), table.key(), List.of(inputKeys), tableSql, join.getJoinType() == JoinRelType.LEFT, schema,
+            left.key());
+        steps.add(step);
+        if (!otherConditions) {
+            return step;
+        }
+        // The whole condition again: the key equalities hold for every joined row, the others filter.
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        RexProgram filter = RexProgram.create(join.getRowType(), rexBuilder.identityProjects(join.getRowType()),
+            join.getCondition(), join.getRowType(), rexBuilder);
+        PlanStep filtered = new CalcStep(uniqueId("calc"), step.id(), CalcSql.of(filter, schema), schema, step.key());
+        steps.add(filtered);
+        return filtered;
+    }
+
+    /** Whether a left value can be looked up in a key column: of its type, or both integers (converted). */
+    private static boolean lookupComparable(SqlType left, SqlType key) {
+        return left == key || left.isInteger() && key.isInteger();
+    }
+
+    private CompileException lookupError(String message, String hint) {
+        Matcher match = Pattern.compile("\\bSYSTEM_TIME\\b", Pattern.CASE_INSENSITIVE).matcher(statementText);
+        return new CompileException(CompileException.Category.UNSUPPORTED, message,
+            match.find() ? match.start() + 1 : 0, hint);
     }
 
     /** The type two join key columns are compared in; Calcite has already cast all but numbers. */

@@ -29,6 +29,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.TemporalTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
@@ -139,8 +140,12 @@ public final class QueryPlanner {
         return plan(SqlStatementParser.parse(sql), sql);
     }
 
-    /** A table known only by its row type: enough to validate and plan, nothing to scan. */
-    private static final class SchemaTable extends AbstractTable {
+    /**
+     * A table known only by its row type: enough to validate and plan, nothing to scan. Temporal, so that
+     * Calcite accepts {@code FOR SYSTEM_TIME AS OF} on it (a lookup join): it asks only whether a table is;
+     * the period's column names are never read.
+     */
+    private static final class SchemaTable extends AbstractTable implements TemporalTable {
         private final RowSchema rowSchema;
 
         SchemaTable(RowSchema rowSchema) {
@@ -150,6 +155,16 @@ public final class QueryPlanner {
         @Override
         public RelDataType getRowType(RelDataTypeFactory factory) {
             return CalciteTypes.rowType(rowSchema, factory);
+        }
+
+        @Override
+        public String getSysStartFieldName() {
+            return "";
+        }
+
+        @Override
+        public String getSysEndFieldName() {
+            return "";
         }
     }
 }

@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLambda;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
@@ -26,11 +27,17 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * arrow, which happens directly inside a function's arguments.
  * <li>A set-returning function is refused with a hint: a view's rows come from topics, and
  * {@code generate_series} is a batch query's (see {@link SetReturningFunctions}).
+ * <li>A lookup join's {@code FOR SYSTEM_TIME AS OF PROCTIME()} (RisingWave's and Flink's form) gets a period
+ * Calcite can type, {@code CURRENT_TIMESTAMP}; its meaning is the planner's ({@link PlanBuilder}), and any other
+ * period, or {@code PROCTIME()} anywhere else, is refused with a hint.
  * </ul>
  */
 final class SyntaxRewrites extends SqlBasicVisitor<Void> {
 
     private static final Set<String> FUNCTIONS = Set.of("TUMBLE", "HOP");
+    private static final String PROCTIME = "PROCTIME";
+    static final String LOOKUP_JOIN_HINT = "join a table as it is when each row is processed with "
+        + "JOIN t FOR SYSTEM_TIME AS OF PROCTIME() ON ... (see docs/sql.md, lookup joins)";
 
     private final String statementText;
 
@@ -50,6 +57,21 @@ final class SyntaxRewrites extends SqlBasicVisitor<Void> {
                 CompileException.positionOf(statementText, lambda.getParserPosition()),
                 "put the JSON access in parentheses, as in max((doc -> 'tags') ->> 0)");
         }
+        if (call instanceof SqlSnapshot snapshot) {
+            if (!isProctime(snapshot.getPeriod())) {
+                throw new CompileException(CompileException.Category.UNSUPPORTED,
+                    "FOR SYSTEM_TIME AS OF is supported with PROCTIME() only",
+                    CompileException.positionOf(statementText, snapshot.getPeriod().getParserPosition()), LOOKUP_JOIN_HINT);
+            }
+            snapshot.setOperand(1, SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(snapshot.getPeriod().getParserPosition()));
+            snapshot.getTableRef().accept(this);
+            return null;
+        }
+        if (isProctime(call)) {
+            throw new CompileException(CompileException.Category.UNSUPPORTED,
+                "PROCTIME() is supported only in FOR SYSTEM_TIME AS OF PROCTIME()",
+                CompileException.positionOf(statementText, call.getParserPosition()), LOOKUP_JOIN_HINT);
+        }
         if (SetReturningFunctions.isSetReturning(call)) {
             throw new CompileException(CompileException.Category.UNSUPPORTED,
                 call.getOperator().getName().toLowerCase(Locale.ROOT) + " is not supported in a materialized view, sink or index",
@@ -68,5 +90,10 @@ final class SyntaxRewrites extends SqlBasicVisitor<Void> {
             }
         }
         return super.visit(call);
+    }
+
+    private static boolean isProctime(SqlNode node) {
+        return node instanceof SqlBasicCall call && call.operandCount() == 0
+            && PROCTIME.equalsIgnoreCase(call.getOperator().getName());
     }
 }

@@ -4,13 +4,16 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.kafkamv.compiler.plan.LookupJoinStep;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.StepOutput;
 import io.kafkamv.compiler.runtime.EvaluationErrors;
+import io.kafkamv.compiler.topology.internal.LookupTableUpdater;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -29,6 +32,8 @@ final class BuildContext {
     private final EvaluationErrors errors;
     private final Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
     private final Map<String, Lazy<KStream<Object[], Object[]>>> appendOnlyStreams = new HashMap<>();
+    /** The store of each looked-up table's topic: a topic is read once, however many steps look it up. */
+    private final Map<String, String> lookupTables = new HashMap<>();
 
     BuildContext(StreamsBuilder builder, PhysicalPlan plan, EvaluationErrors errors) {
         this.builder = builder;
@@ -80,6 +85,20 @@ final class BuildContext {
             throw new IllegalStateException("step " + stepId + " produces changes, not a stream of inserts");
         }
         appendOnlyStreams.put(stepId, new Lazy<>(stream));
+    }
+
+    /**
+     * The name of the store that keeps the whole table a lookup join reads, on every instance: added with the
+     * first step that looks the table up, named after it.
+     */
+    String lookupTable(LookupJoinStep step) {
+        return lookupTables.computeIfAbsent(step.topic(), topic -> {
+            String store = step.id() + "-table";
+            builder.addGlobalStore(bytesStore(store).withLoggingDisabled(), topic,
+                Consumed.with(Serdes.Bytes(), Serdes.ByteArray()).withName(step.id() + "-table-records"),
+                () -> new LookupTableUpdater(store));
+            return store;
+        });
     }
 
     /** A persistent store of bytes by bytes, added to the topology for the processors that name it. */

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.JoinStep;
+import io.kafkamv.compiler.plan.LookupJoinStep;
 import io.kafkamv.compiler.plan.PlanStepVisitor;
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.plan.TableScanStep;
@@ -29,6 +30,7 @@ final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Ob
     private final JoinBuilder joins;
     private final TopNBuilder topNs;
     private final WindowBuilder windows;
+    private final LookupJoinBuilder lookupJoins;
 
     StepBuilders(BuildContext context) {
         this.tableScans = new TableScanBuilder(context);
@@ -39,6 +41,7 @@ final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Ob
         this.joins = new JoinBuilder(context);
         this.topNs = new TopNBuilder(context);
         this.windows = new WindowBuilder(context);
+        this.lookupJoins = new LookupJoinBuilder(context);
     }
 
     @Override
@@ -79,5 +82,10 @@ final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Ob
     @Override
     public Supplier<KTable<Object[], Object[]>> visit(WindowStep step) {
         return windows.build(step);
+    }
+
+    @Override
+    public Supplier<KTable<Object[], Object[]>> visit(LookupJoinStep step) {
+        return lookupJoins.build(step);
     }
 }

@@ -12,6 +12,7 @@ import java.util.Set;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.plan.CalcStep;
 import io.kafkamv.compiler.plan.JoinStep;
+import io.kafkamv.compiler.plan.LookupJoinStep;
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.SourceScanStep;
@@ -52,6 +53,10 @@ public record TopologyGraph(List<Node> nodes, List<Edge> edges) {
             } else if (step instanceof SourceScanStep scan) {
                 topic(nodes, scan.topic(), "source " + scan.relation());
                 edges.add(new Edge(topicId(scan.topic()), step.id()));
+            }
+            if (step instanceof LookupJoinStep lookup) {
+                topic(nodes, lookup.topic(), "table " + lookup.table() + ", looked up");
+                edges.add(new Edge(topicId(lookup.topic()), step.id()));
             }
             nodes.put(step.id(), new Node(step.id(), Kind.OPERATOR, step.id(), operation(step)));
             for (String input : step.inputs()) {
@@ -107,7 +112,9 @@ public record TopologyGraph(List<Node> nodes, List<Edge> edges) {
             }
         }
         for (TopologyDescription.GlobalStore global : description.globalStores()) {
-            global.processor().stores().forEach(store -> stores.putIfAbsent(store, null));
+            // A looked-up table's store belongs to the step it is named after.
+            global.processor().stores().forEach(store -> stores.putIfAbsent(store, stepIds.stream()
+                .filter(id -> store.startsWith(id + "-")).findFirst().orElse(null)));
         }
         return stores;
     }
@@ -137,6 +144,8 @@ public record TopologyGraph(List<Node> nodes, List<Edge> edges) {
             return "union all";
         } else if (step instanceof WindowStep) {
             return "window";
+        } else if (step instanceof LookupJoinStep lookup) {
+            return (lookup.keepUnmatched() ? "left " : "") + "lookup join of " + lookup.table();
         }
         throw new IllegalArgumentException("unknown step " + step.getClass().getSimpleName());
     }

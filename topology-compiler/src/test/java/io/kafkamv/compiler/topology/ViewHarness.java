@@ -97,7 +97,7 @@ public final class ViewHarness implements AutoCloseable {
         driver = new TopologyTestDriver(TopologyFactory.build(view.plan(),
             (stepId, what, error) -> evaluationErrors.add(what + ": " + error.getMessage())), properties);
         for (Relation relation : relations.values()) {
-            if (view.plan().sourceTopics().contains(relation.topic())) {
+            if (view.plan().sourceTopics().contains(relation.topic()) || view.plan().lookupTopics().contains(relation.topic())) {
                 inputs.put(relation.name(), driver.createInputTopic(relation.topic(),
                     new RowSerde(relation.key()).serializer(), new RowSerde(relation.schema().columns()).serializer()));
             }
