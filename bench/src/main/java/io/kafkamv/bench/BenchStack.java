@@ -61,6 +61,8 @@ public final class BenchStack implements AutoCloseable {
             }
             statement.execute("CREATE SOURCE dims (g INT, name VARCHAR) WITH (connector = 'kafka', topic = '"
                 + EventTopics.DIMS + "', format = 'json')");
+            // A lookup join reads a relation by its key: the dims keyed by g.
+            statement.execute("CREATE MATERIALIZED VIEW dims_by_g AS SELECT g, max(name) AS name FROM dims GROUP BY g");
         }
     }
 

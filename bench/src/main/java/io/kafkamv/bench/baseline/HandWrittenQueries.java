@@ -52,7 +52,7 @@ public final class HandWrittenQueries {
                     .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
             case GROUP_BY_1K -> countAndSum(events, "g");
             case GROUP_BY_ROW -> countAndSum(events, "id");
-            case JOIN -> {
+            case JOIN, LOOKUP_JOIN -> {
                 GlobalKTable<String, byte[]> dims = builder.globalTable(EventTopics.DIMS,
                     Consumed.with(Serdes.String(), Serdes.ByteArray()),
                     Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as("dims")

@@ -57,9 +57,10 @@ public final class BenchReport {
             md.append("- ").append(query.title()).append(": `").append(query.sql()).append("`\n");
         }
         md.append("\nThe hand-written join looks each event up in a GlobalKTable of `dims`: no exchange and no store of "
-            + "events, so a later change to a `dims` row leaves the rows it joined as they were. kafka-mv's join keeps "
-            + "both sides, keyed by the join key, so that such a change re-emits them and the view stays equal to its "
-            + "query; that work is in its ratio.\n");
+            + "events, so a later change to a `dims` row leaves the rows it joined as they were. kafka-mv's lookup join "
+            + "(`FOR SYSTEM_TIME AS OF PROCTIME()`, over `dims_by_g`, the dims keyed by `g`) does the same. Its regular "
+            + "join keeps both sides, keyed by the join key, so that such a change re-emits them and the view stays "
+            + "equal to its query; that work is in its ratio.\n");
 
         md.append("\n## Background CREATE latency\n\n| source rows | median ms | max ms |\n|---:|---:|---:|\n");
         for (BackgroundDdl.Result ddl : results.backgroundDdl()) {
@@ -137,7 +138,9 @@ public final class BenchReport {
                     backfill.ratioToHandWritten() >= 0.9 && backfill.ratioToRawRead() >= 0.3);
                 case GROUP_BY_ROW -> goal(md, "GROUP BY, one group per row ≥ 1× hand-written" + where, ratio,
                     backfill.ratioToHandWritten() >= 1);
-                case JOIN -> goal(md, "join ≥ 1× hand-written" + where, ratio, backfill.ratioToHandWritten() >= 1);
+                case LOOKUP_JOIN -> goal(md, "lookup join ≥ 1× hand-written" + where, ratio, backfill.ratioToHandWritten() >= 1);
+                case JOIN -> md.append("| join keeping both sides (no goal: the lookup join is the hand-written app's)")
+                    .append(where).append(" | ").append(ratio).append(" | — |\n");
             }
         }
         double slowest = results.backgroundDdl().stream().mapToDouble(BackgroundDdl.Result::max).max().orElse(0);
