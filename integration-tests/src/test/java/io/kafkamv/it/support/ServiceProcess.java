@@ -57,9 +57,11 @@ public final class ServiceProcess implements AutoCloseable {
         int pgPort = FreePorts.next();
         int httpPort = FreePorts.next();
         int kafkaPort = KAFKA_PORTS.computeIfAbsent(dataDir.toAbsolutePath().normalize(), dir -> FreePorts.next());
-        List<String> command = new ArrayList<>(List.of(
-            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx" + maxHeap,
+        Path javaBinary = Paths.get(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(javaBinary.toString(), "-Xmx" + maxHeap));
+        command.addAll(ClassDataArchive.LOG_TO_STDERR);
+        command.addAll(ClassDataArchive.options(javaBinary, jar()));
+        command.addAll(List.of(
             "-jar", jar().toString(),
             "--data-dir", dataDir.toString(),
             "--pg-port", String.valueOf(pgPort),
