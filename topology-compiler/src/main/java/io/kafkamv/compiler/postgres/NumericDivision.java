@@ -30,9 +30,16 @@ public final class NumericDivision extends RexShuttle {
         this.rex = rex;
     }
 
-    /** Called by the generated code; public for that. Null in, null out, as for any operator. */
+    /**
+     * Called by the generated code; public for that. Null in, null out, as for any operator: checked here too,
+     * since a plan Calcite sometimes picks types the call not null (CI saw {@code sum(y) / count(y)} of a group
+     * whose y are all NULL reach here with a null).
+     */
     @Strict
     public static BigDecimal divide(BigDecimal dividend, BigDecimal divisor) {
+        if (dividend == null || divisor == null) {
+            return null;
+        }
         return PostgresNumeric.divide(dividend, divisor);
     }
 
