@@ -58,7 +58,7 @@ public final class BenchReport {
         }
         md.append("\nThe hand-written join looks each event up in a GlobalKTable of `dims`: no exchange and no store of "
             + "events, so a later change to a `dims` row leaves the rows it joined as they were. kafka-mv's lookup join "
-            + "(`FOR SYSTEM_TIME AS OF PROCTIME()`, over `dims_by_g`, the dims keyed by `g`) does the same. Its regular "
+            + "(`FOR SYSTEM_TIME AS OF PROCTIME()`, over `dims_by_g`, a table of the same dims keyed by `g`) does the same. Its regular "
             + "join keeps both sides, keyed by the join key, so that such a change re-emits them and the view stays "
             + "equal to its query; that work is in its ratio.\n");
 

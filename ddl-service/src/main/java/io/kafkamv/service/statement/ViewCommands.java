@@ -289,12 +289,18 @@ final class ViewCommands {
      * it looks up has no offsets in the job, only in the plan.
      */
     private static boolean reads(Job job, String topic) {
-        PhysicalPlan plan = PlanJson.fromTree(job.plan());
-        if (plan.lookupTopics().contains(topic)) {
+        PhysicalPlan plan;
+        try {
+            plan = PlanJson.fromTree(job.plan());
+        } catch (RuntimeException newerPlan) {
+            // A plan of a newer kafka-mv (a rolling upgrade): judged by its offsets alone, as before lookups.
+            plan = null;
+        }
+        if (plan != null && plan.lookupTopics().contains(topic)) {
             return true;
         }
         if (job.status() == JobStatus.WAITING) {
-            return plan.sourceTopics().contains(topic);
+            return plan != null && plan.sourceTopics().contains(topic);
         }
         return job.targetOffsets().keySet().stream().anyMatch(partition -> partition.startsWith(topic + ":"));
     }

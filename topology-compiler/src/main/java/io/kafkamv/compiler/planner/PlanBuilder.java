@@ -417,14 +417,16 @@ final class PlanBuilder {
         }
         List<String> columnNames = table.schema().columns().stream().map(Column::name).toList();
         List<Integer> keyColumns = table.key().stream().map(column -> columnNames.indexOf(column.name())).toList();
-        if (keyColumns.contains(-1)) {
-            throw lookupError(table.name() + " has no key among its columns to be looked up by",
-                "look up a table with a PRIMARY KEY, or a view with GROUP BY, by all of its key columns");
+        // Only a table's key is its primary key columns by name: a view's key is its plan's, which a column of the
+        // same name may not hold (SELECT lower(name) AS name ...), so views are not looked up until they record it.
+        if (keyColumns.contains(-1) || !table.schema().keyColumns().equals(table.key().stream().map(Column::name).toList())) {
+            throw lookupError(table.name() + " has no primary key to be looked up by",
+                "look up a table with a PRIMARY KEY, by all of its key columns (views cannot be looked up yet)");
         }
         for (Column column : table.key()) {
             if (Set.of(SqlType.REAL, SqlType.DOUBLE, SqlType.DECIMAL).contains(column.type())) {
                 throw lookupError("a lookup join by a " + column.type().postgresName() + " key is not supported",
-                    "look up by an integer, text, date, time, uuid or boolean key");
+                    "look up by an integer, text, date, time or boolean key");
             }
         }
         JoinInfo info = join.analyzeCondition();

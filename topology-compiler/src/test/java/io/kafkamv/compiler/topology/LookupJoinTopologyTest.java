@@ -110,7 +110,7 @@ class LookupJoinTopologyTest {
             assertRefused(harness, "SELECT e.id, PROCTIME() AS t FROM events e",
                 "PROCTIME() is supported only in FOR SYSTEM_TIME AS OF PROCTIME()");
             assertRefused(harness, "SELECT o.id FROM orders o JOIN events" + LOOKUP + "e ON o.id = e.id",
-                "events has no key among its columns to be looked up by");
+                "events has no primary key to be looked up by");
             assertRefused(harness, "SELECT o.id FROM orders o RIGHT JOIN customers" + LOOKUP + "c ON o.customer = c.name",
                 "RIGHT JOIN of a table looked up FOR SYSTEM_TIME AS OF is not supported");
             assertRefused(harness, "SELECT o.id FROM orders o JOIN customers" + LOOKUP + "c ON o.amount = c.tier",
