@@ -8,8 +8,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Keeps the copy of a looked-up table's topic that every instance holds: each record's bytes as they are, a
- * tombstone deleting its key. Kafka Streams restores the store by copying the topic's records, which leaves
- * the same bytes.
+ * tombstone deleting its key. Kafka Streams restores the store by running the topic's records through this
+ * processor again, which leaves the same bytes.
  */
 public final class LookupTableUpdater implements Processor<Bytes, byte[], Void, Void> {
 
