@@ -3,6 +3,7 @@ package io.kafkamv.service.statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -60,29 +61,34 @@ final class TableWrites {
         Relation table = writableTable(name, insert.getTargetTable(), text);
         List<Column> targets = targetColumns(table, insert.getTargetColumnList());
         int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
-        String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
-        List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session,
-            row -> {
-                if (row.length != positions.length) {
-                    throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
-                        + " expressions but " + positions.length + " target columns");
+        java.util.function.Consumer<Object[]> write = row -> {
+            if (row.length != positions.length) {
+                throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
+                    + " expressions but " + positions.length + " target columns");
+            }
+            Object[] tableRow = new Object[columns.size()];
+            for (int i = 0; i < positions.length; i++) {
+                tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
+            }
+            for (int i = 0; i < tableRow.length; i++) {
+                if (tableRow[i] == null && !columns.get(i).nullable()) {
+                    JdbcValues.toColumn(null, columns.get(i));
                 }
-                Object[] tableRow = new Object[columns.size()];
-                for (int i = 0; i < positions.length; i++) {
-                    tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
-                }
-                for (int i = 0; i < tableRow.length; i++) {
-                    if (tableRow[i] == null && !columns.get(i).nullable()) {
-                        JdbcValues.toColumn(null, columns.get(i));
-                    }
-                }
-                batch.upsert(tableRow);
-            });
-        if (resultColumns.size() != positions.length) {
-            throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + resultColumns.size()
-                + " expressions but " + positions.length + " target columns");
+            }
+            batch.upsert(tableRow);
+        };
+        Optional<List<Object[]>> constants = LiteralRows.of(insert.getSource());
+        if (constants.isPresent()) {
+            constants.get().forEach(write);
+        } else {
+            String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+            List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session, write);
+            if (resultColumns.size() != positions.length) {
+                throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + resultColumns.size()
+                    + " expressions but " + positions.length + " target columns");
+            }
         }
         long count = batch.complete();
         return new StatementResult.Command("INSERT 0 " + count);
