@@ -120,7 +120,7 @@ public final class JobRunner implements AutoCloseable {
         this.clientProperties = clientProperties;
         this.stateDir = stateDir;
         this.admin = Admin.create(clientProperties);
-        this.reads = new ViewReads(local, applicationServer, tokens, admin, store::job);
+        this.reads = new ViewReads(local, applicationServer, tokens, admin, store::job, metrics);
         this.newTopics = new NewTopics(admin, replicationFactor);
         this.viewPartitions = viewPartitions;
         this.offsets = new KafkaJobOffsets(admin, clientProperties);

@@ -11,8 +11,11 @@ import java.util.TreeSet;
 
 import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
+import io.kafkamv.connectors.schema.SqlType;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.service.auth.BearerTokens;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,15 +32,29 @@ public final class ViewReads {
 
     private static final Logger LOG = LoggerFactory.getLogger(ViewReads.class);
 
+    /** Key types whose values are equal exactly when their encoded bytes are. */
+    private static final Set<SqlType> EXACT_KEYS = java.util.EnumSet.of(SqlType.BOOLEAN, SqlType.SMALLINT,
+        SqlType.INTEGER, SqlType.BIGINT, SqlType.VARCHAR);
+
     private final LocalJobs local;
+    private final Counter rowsFound;
+    private final Counter noRows;
+    private final Counter answeredElsewhere;
     private final String applicationServer;
     private final RemoteViewRows remoteRows;
     private final Admin admin;
     private final java.util.function.LongFunction<Optional<Job>> jobs;
 
     ViewReads(LocalJobs local, String applicationServer, BearerTokens tokens, Admin admin,
-              java.util.function.LongFunction<Optional<Job>> jobs) {
+              java.util.function.LongFunction<Optional<Job>> jobs, MeterRegistry registry) {
         this.local = local;
+        java.util.function.Function<String, Counter> lookups = answer -> Counter.builder("kafkamv.view.key.lookups")
+            .description("Reads of one view row by its key, by answer: the row or none from the stores here, or "
+                + "elsewhere (the query reads the whole view: partitions elsewhere or not ready, or inexact key types)")
+            .tag("answer", answer).register(registry);
+        this.rowsFound = lookups.apply("row");
+        this.noRows = lookups.apply("none");
+        this.answeredElsewhere = lookups.apply("elsewhere");
         this.jobs = jobs;
         this.admin = admin;
         this.applicationServer = applicationServer;
@@ -131,25 +148,58 @@ public final class ViewReads {
     }
 
     /**
-     * One row of a job's view by key, when this instance finds it in the key's partition, held here and ready:
-     * empty otherwise (also while the view is being built again), so the caller takes the general way. A row not found there is not taken as "no row": a
-     * view's input may be partitioned by other bytes than its key's (a source written by another producer), so
-     * only a read of every partition can tell that the key is absent.
+     * One row of a job's view by key, or none, when this instance can tell; empty otherwise (also while the view is
+     * being built again), so the caller takes the general way. The key's hash names its partition only when the view's
+     * input is partitioned by the key as kafka-mv writes it: a source written by another producer, or a join, whose
+     * rows stay where their join key sent them, are not. So a row not found there is looked for in every other
+     * partition, when all of them are here ({@link #inEveryPartitionHere}).
      */
     public Optional<Optional<Object[]>> viewRowByKey(long jobId, Object[] key) {
+        Optional<Optional<Object[]>> answer = rowByKey(jobId, key);
+        (answer.isEmpty() ? answeredElsewhere : answer.get().isPresent() ? rowsFound : noRows).increment();
+        return answer;
+    }
+
+    private Optional<Optional<Object[]>> rowByKey(long jobId, Object[] key) {
         Optional<ViewRuntime> runtime = local.get(jobId);
         if (runtime.isEmpty() || !runtime.get().isRunning() || rebuilding(jobId)) {
             return Optional.empty();
         }
         try {
             OptionalInt partition = runtime.get().partitionHeld(key, applicationServer);
-            if (partition.isEmpty()) {
-                return Optional.empty();
-            }
-            return Optional.ofNullable(runtime.get().partitions().get(partition.getAsInt(), key)).map(Optional::of);
+            Object[] row = partition.isPresent() ? runtime.get().partitions().get(partition.getAsInt(), key) : null;
+            return row != null ? Optional.of(Optional.of(row)) : inEveryPartitionHere(runtime.get(), key);
         } catch (InvalidStateStoreException | IllegalStateException notReady) {
             return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
         }
+    }
+
+    /**
+     * The key's row from whichever partition has it, or none, when every partition of the view is active and ready
+     * here and its key's columns are equal exactly when their bytes are (not so numerics, {@code 1.0 = 1.00}, nor
+     * floats, {@code -0.0 = 0.0}); empty otherwise. A row the view has not yet got was the general way's full scan of
+     * the view, each time a client looked for it (issue 21: three quarters of the service's CPU, with clients waiting
+     * for rows they had just inserted).
+     */
+    private Optional<Optional<Object[]>> inEveryPartitionHere(ViewRuntime runtime, Object[] key) throws InterruptedException {
+        if (!runtime.plan().root().key().stream().allMatch(column -> EXACT_KEYS.contains(column.type()))) {
+            return Optional.empty();
+        }
+        ViewPartitions partitions = runtime.partitions();
+        Set<Integer> here = partitions.byHost().getOrDefault(applicationServer, Set.of());
+        if (here.size() < partitions.count(admin)) {
+            return Optional.empty();
+        }
+        for (int partition : here) {
+            Object[] row = partitions.get(partition, key);
+            if (row != null) {
+                return Optional.of(Optional.of(row));
+            }
+        }
+        return Optional.of(Optional.empty());
     }
 
     /**

@@ -187,6 +187,70 @@ class JsonSourceIT {
         }
     }
 
+    /**
+     * A view over a topic someone else partitioned (here each id in partition id mod 4, not where the hash of its key
+     * as kafka-mv encodes it would put it) answers a SELECT by key from its stores, row or none, without reading the
+     * whole view.
+     */
+    @Test
+    void aViewOfATopicPartitionedElsewhereAnswersLookupsByKeyFromItsStores() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("data"))) {
+            String kafka = service.bootstrapServers();
+            try (Admin admin = Admin.create(properties(kafka))) {
+                admin.createTopics(List.of(new NewTopic("pg.public.users", 4, (short) 1))).all().get();
+            }
+            Properties properties = properties(kafka);
+            properties.put(ProducerConfig.ACKS_CONFIG, "all");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties, new StringSerializer(),
+                new StringSerializer())) {
+                for (int id = 1; id <= 12; id++) {
+                    producer.send(new ProducerRecord<>("pg.public.users", id % 4, "{\"id\": " + id + "}",
+                        change("c", null, "{\"id\": " + id + ", \"name\": \"user" + id + "\"}"))).get();
+                }
+            }
+            Psql psql = new Psql(service.pgPort());
+            Psql.Result created = psql.session(List.of(
+                "CREATE SOURCE users (id INT PRIMARY KEY, name TEXT) "
+                    + "WITH (connector = 'kafka', topic = 'pg.public.users', format = 'debezium-json')",
+                "CREATE MATERIALIZED VIEW user_names AS SELECT id, name FROM users"));
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            List<String> lookups = java.util.stream.IntStream.rangeClosed(1, 13)
+                .mapToObj(id -> "SELECT name FROM user_names WHERE id = " + id).toList();
+            String names = java.util.stream.IntStream.rangeClosed(1, 12).mapToObj(id -> "user" + id + "\n")
+                .collect(java.util.stream.Collectors.joining());
+
+            // Right after its creation a view's partitions may still move once (a rebalance), when a lookup takes the
+            // general way: the answers are the same, which the counts tell apart.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                java.util.Map<String, Double> before = keyLookups(service);
+                Psql.Result looked = psql.session(lookups, "-A", "-t");
+                assertThat(looked.exitCode()).as(looked.stderr()).isZero();
+                assertThat(looked.stdout()).isEqualTo(names);
+                java.util.Map<String, Double> after = keyLookups(service);
+                assertThat(java.util.Map.of("row", after.get("row") - before.get("row"),
+                    "none", after.get("none") - before.get("none"),
+                    "elsewhere", after.get("elsewhere") - before.get("elsewhere")))
+                    .isEqualTo(java.util.Map.of("row", 12.0, "none", 1.0, "elsewhere", 0.0));
+            });
+        }
+    }
+
+    /** The service's counts of lookups by key, by answer. */
+    private static java.util.Map<String, Double> keyLookups(ServiceProcess service) throws Exception {
+        String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://localhost:" + service.httpPort() + "/metrics")).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        java.util.Map<String, Double> counts = new java.util.HashMap<>(java.util.Map.of("row", 0.0, "none", 0.0,
+            "elsewhere", 0.0));
+        java.util.regex.Matcher sample = java.util.regex.Pattern
+            .compile("^kafkamv_view_key_lookups_total\\{[^}]*answer=\"(\\w+)\"[^}]*\\} (\\S+)$", java.util.regex.Pattern.MULTILINE)
+            .matcher(metrics);
+        while (sample.find()) {
+            counts.put(sample.group(1), Double.parseDouble(sample.group(2)));
+        }
+        return counts;
+    }
+
     private static String change(String op, String before, String after) {
         return "{\"schema\": null, \"payload\": {\"before\": " + before + ", \"after\": " + after + ", \"op\": \"" + op
             + "\", \"ts_ms\": 1764410000000, \"source\": {\"connector\": \"postgresql\"}}}";
