@@ -13,31 +13,52 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * With a view running, connections insert rows at a fixed rate while others look each one up in the view by
- * its key until it is there: the time from sending the INSERT to seeing the row, as a client would. The writers
+ * With a view running, connections insert rows at a fixed rate while others look some of them up in the view by
+ * key until they are there: the time from sending the INSERT to seeing the row, as a client would. The writers
  * keep their rate whatever the latency is: an earlier version waited for each row before inserting the next, so
  * at 200 ms a row it wrote 5 rows a second, not the 50 it said. One connection keeps up with about
  * {@value #ROWS_PER_CONNECTION} statements a second, a round trip each, so higher rates get more writers (row i
- * is written by writer i mod n, at its time) and as many readers.
+ * is written by writer i mod n, at its time).
+ *
+ * <p>The lookups are the measurement's own load, and must stay small beside the writes: an earlier version looked up
+ * every row, every millisecond until it was there, which at 1,000 rows/s was up to 4,000 queries a second on the
+ * service it measured. Now about {@value #SAMPLES_PER_SECOND} rows a second are looked up (every k-th, whatever the
+ * rate), every {@value #POLL_MILLIS} ms until there (a latency is at most that late), each by one of
+ * {@value #READERS} readers in turn; a reader still waiting for its previous row when the next one's INSERT returns
+ * starts late, and the result counts those lookups.
  */
 public final class SteadyStateLatency {
 
-    public record Result(int ratePerSecond, List<Double> latenciesMillis) {
+    /**
+     * @param insertMillis the round trips of the looked-up rows' INSERTs, which their latencies include
+     * @param lateLookups lookups that began after their row's INSERT returned, their reader busy with an earlier row
+     */
+    public record Result(int ratePerSecond, List<Double> latenciesMillis, List<Double> insertMillis, int lateLookups) {
 
         public double percentile(double p) {
-            List<Double> sorted = latenciesMillis.stream().sorted().toList();
+            return percentile(latenciesMillis, p);
+        }
+
+        public double insertPercentile(double p) {
+            return percentile(insertMillis, p);
+        }
+
+        private static double percentile(List<Double> values, double p) {
+            List<Double> sorted = values.stream().sorted().toList();
             return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100 * sorted.size()) - 1));
         }
     }
 
     private static final Duration ROW_TIMEOUT = Duration.ofSeconds(30);
-    /** Between two lookups of a row not visible yet: fine enough for latencies of tens of milliseconds. */
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int POLL_MILLIS = 5;
+    private static final int SAMPLES_PER_SECOND = 25;
+    /** Enough that each waits for the row it looks up 400 ms ({@code READERS / SAMPLES_PER_SECOND}) before its next. */
+    private static final int READERS = 10;
     private static final int ROWS_PER_CONNECTION = 250;
 
     private SteadyStateLatency() {
@@ -50,8 +71,11 @@ public final class SteadyStateLatency {
             ddl.execute("CREATE MATERIALIZED VIEW bench_latency_view AS SELECT id, sent FROM bench_latency");
             int rows = (int) (duration.toSeconds() * ratePerSecond);
             Rows written = new Rows(rows);
-            ExecutorService pool = Executors.newFixedThreadPool(2 * connections);
+            int step = Math.max(1, ratePerSecond / SAMPLES_PER_SECOND);
+            ExecutorService pool = Executors.newFixedThreadPool(connections + READERS);
             List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+            List<Double> inserts = Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger late = new AtomicInteger();
             try {
                 long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
                 long period = TimeUnit.SECONDS.toNanos(1) / ratePerSecond;
@@ -60,9 +84,9 @@ public final class SteadyStateLatency {
                     int first = i;
                     work.add(pool.submit(() -> insertAtRate(service, written, first, connections, start, period)));
                 }
-                for (int i = 0; i < connections; i++) {
-                    int first = i;
-                    work.add(pool.submit(() -> lookUp(service, written, first, connections, latencies)));
+                for (int i = 0; i < READERS; i++) {
+                    int first = i * step;
+                    work.add(pool.submit(() -> lookUp(service, written, first, READERS * step, latencies, inserts, late)));
                 }
                 for (Future<?> future : work) {
                     future.get();
@@ -72,19 +96,20 @@ public final class SteadyStateLatency {
             }
             ddl.execute("DROP MATERIALIZED VIEW bench_latency_view");
             ddl.execute("DROP TABLE bench_latency");
-            return new Result(ratePerSecond, List.copyOf(latencies));
+            return new Result(ratePerSecond, List.copyOf(latencies), List.copyOf(inserts), late.get());
         }
     }
 
     /** When each row was sent, and whether its INSERT has returned; a writer's failure, for the readers to stop on. */
     private static final class Rows {
         final AtomicLongArray sentAt;
-        final AtomicIntegerArray done;
+        /** When each INSERT returned; 0 until then. */
+        final AtomicLongArray returnedAt;
         volatile Exception failed;
 
         Rows(int rows) {
             sentAt = new AtomicLongArray(rows);
-            done = new AtomicIntegerArray(rows);
+            returnedAt = new AtomicLongArray(rows);
         }
 
         int count() {
@@ -92,7 +117,7 @@ public final class SteadyStateLatency {
         }
     }
 
-    /** Inserts rows first, first + step, ... each at start + id periods, notes when it was sent, then marks it done. */
+    /** Inserts rows first, first + step, ... each at start + id periods, notes when it was sent, then notes when it returned. */
     private static Void insertAtRate(KafkaMvService service, Rows rows, int first, int step, long start, long period)
         throws Exception {
         try (Connection writer = service.connect();
@@ -107,7 +132,7 @@ public final class SteadyStateLatency {
                 insert.setLong(1, id);
                 insert.setLong(2, sent);
                 insert.executeUpdate();
-                rows.done.set(id, 1);
+                rows.returnedAt.set(id, System.nanoTime());
             }
         } catch (Exception e) {
             rows.failed = e;
@@ -117,25 +142,30 @@ public final class SteadyStateLatency {
     }
 
     /** Looks rows first, first + step, ... up once their INSERT has returned, until each is in the view. */
-    private static Void lookUp(KafkaMvService service, Rows rows, int first, int step, List<Double> latencies)
-        throws Exception {
+    private static Void lookUp(KafkaMvService service, Rows rows, int first, int step, List<Double> latencies,
+                               List<Double> inserts, AtomicInteger late) throws Exception {
         try (Connection reader = service.connect();
              PreparedStatement lookup = reader.prepareStatement("SELECT sent FROM bench_latency_view WHERE id = ?")) {
             for (int id = first; id < rows.count(); id += step) {
-                while (rows.done.get(id) == 0) {
+                if (rows.returnedAt.get(id) != 0) {
+                    late.incrementAndGet();
+                }
+                while (rows.returnedAt.get(id) == 0) {
                     if (rows.failed != null) {
                         throw new IllegalStateException("a writer failed", rows.failed);
                     }
-                    LockSupport.parkNanos(POLL_NANOS);
+                    // Waiting for the INSERT's return, not polling the service: a millisecond late at most.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
                 lookup.setLong(1, id);
                 while (!found(lookup)) {
                     if (System.nanoTime() - rows.sentAt.get(id) > ROW_TIMEOUT.toNanos()) {
                         throw new IllegalStateException("row " + id + " was not visible within " + ROW_TIMEOUT);
                     }
-                    LockSupport.parkNanos(POLL_NANOS);
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
                 }
                 latencies.add((System.nanoTime() - rows.sentAt.get(id)) / 1e6);
+                inserts.add((rows.returnedAt.get(id) - rows.sentAt.get(id)) / 1e6);
             }
         }
         return null;
