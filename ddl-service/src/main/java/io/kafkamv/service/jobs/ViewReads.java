@@ -181,7 +181,7 @@ public final class ViewReads {
      * The key's row from whichever partition has it, or none, when every partition of the view is active and ready
      * here and its key's columns are equal exactly when their bytes are (not so numerics, {@code 1.0 = 1.00}, nor
      * floats, {@code -0.0 = 0.0}); empty otherwise. A row the view has not yet got was the general way's full scan of
-     * the view, each time a client looked for it (issue 21: three quarters of the service's CPU, with clients waiting
+     * the view, each time a client looked for it (issue 21: 55% of the service's CPU samples, with clients waiting
      * for rows they had just inserted).
      */
     private Optional<Optional<Object[]>> inEveryPartitionHere(ViewRuntime runtime, Object[] key) throws InterruptedException {
