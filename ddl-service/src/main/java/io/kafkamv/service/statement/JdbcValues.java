@@ -1,6 +1,7 @@
 package io.kafkamv.service.statement;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 
@@ -32,13 +33,14 @@ public final class JdbcValues {
         SqlType type = column.type();
         try {
             return switch (type) {
-                case BOOLEAN -> value instanceof Boolean b ? b : PostgresTextInput.bool(value.toString());
-                case SMALLINT -> Math.toIntExact(checkedLong(value, Short.MIN_VALUE, Short.MAX_VALUE, "smallint"));
-                case INTEGER -> Math.toIntExact(checkedLong(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "integer"));
-                case BIGINT -> checkedLong(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
-                case REAL -> number(value).floatValue();
-                case DOUBLE -> number(value).doubleValue();
-                case DECIMAL -> numeric(value instanceof BigDecimal d ? d : new BigDecimal(value.toString().trim()), column);
+                case BOOLEAN -> value instanceof Boolean b ? b : PostgresTextInput.bool(notNumber(value, column).toString());
+                case SMALLINT -> Math.toIntExact(checkedLong(notBoolean(value, column), type, Short.MIN_VALUE, Short.MAX_VALUE));
+                case INTEGER -> Math.toIntExact(checkedLong(notBoolean(value, column), type, Integer.MIN_VALUE, Integer.MAX_VALUE));
+                case BIGINT -> checkedLong(notBoolean(value, column), type, Long.MIN_VALUE, Long.MAX_VALUE);
+                case REAL -> number(notBoolean(value, column)).floatValue();
+                case DOUBLE -> number(notBoolean(value, column)).doubleValue();
+                case DECIMAL -> numeric(value instanceof BigDecimal d ? d
+                    : new BigDecimal(notBoolean(value, column).toString().trim()), column);
                 case VARCHAR -> value.toString();
                 case JSONB -> JsonbText.of(value.toString());
                 case DATE -> value instanceof java.sql.Date date ? (int) date.toLocalDate().toEpochDay()
@@ -87,21 +89,64 @@ public final class JdbcValues {
         }
     }
 
-    private static long checkedLong(Object value, long min, long max, String typeName) {
+    /**
+     * An integer column's value, rounded as PostgreSQL assigns one: a numeric half away from zero (2.5 is 3), a float
+     * half to even (2.5 is 2), text read as an integer's input (' 42 ' is 42, '2.5' is refused); then range-checked.
+     */
+    private static long checkedLong(Object value, SqlType type, long min, long max) {
         if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
             // The common case, without a BigDecimal per value: an INSERT of generated rows spent a tenth of its time here.
             long exact = ((Number) value).longValue();
             if (exact < min || exact > max) {
-                throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+                throw outOfRange(type);
             }
             return exact;
         }
-        Number number = number(value);
-        BigDecimal exact = number instanceof BigDecimal d ? d : new BigDecimal(number.toString());
-        if (exact.compareTo(BigDecimal.valueOf(min)) < 0 || exact.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, typeName + " out of range");
+        if (value instanceof String text) {
+            return Long.parseLong(PostgresTextInput.toCalcite(text, type).orElseThrow());
         }
-        return exact.longValue();
+        BigDecimal rounded;
+        if (value instanceof Double || value instanceof Float) {
+            double number = ((Number) value).doubleValue();
+            if (Double.isNaN(number) || Double.isInfinite(number)) {
+                throw outOfRange(type);
+            }
+            rounded = BigDecimal.valueOf(Math.rint(number));
+        } else {
+            Number number = number(value);
+            rounded = (number instanceof BigDecimal d ? d : new BigDecimal(number.toString())).setScale(0, RoundingMode.HALF_UP);
+        }
+        if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw outOfRange(type);
+        }
+        return rounded.longValueExact();
+    }
+
+    private static SqlError outOfRange(SqlType type) {
+        return SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, type.postgresName() + " out of range");
+    }
+
+    /** PostgreSQL assigns no boolean to a number column, nor a number to a boolean one, without a cast. */
+    private static Object notBoolean(Object value, Column column) {
+        if (value instanceof Boolean) {
+            throw mismatch(column, "boolean");
+        }
+        return value;
+    }
+
+    private static Object notNumber(Object value, Column column) {
+        if (value instanceof Number number) {
+            throw mismatch(column, number instanceof BigDecimal ? "numeric"
+                : number instanceof Double || number instanceof Float ? "double precision"
+                : number instanceof Long ? "bigint" : "integer");
+        }
+        return value;
+    }
+
+    private static SqlError mismatch(Column column, String valueType) {
+        return SqlError.at(SqlState.DATATYPE_MISMATCH, "column \"" + column.name() + "\" is of type "
+            + column.type().postgresName() + " but expression is of type " + valueType, 0,
+            "You will need to rewrite or cast the expression.");
     }
 
     private static Number number(Object value) {

@@ -64,9 +64,11 @@ final class LiteralRows {
             return number(number, false);
         }
         if (node instanceof SqlBasicCall call && call.getOperator().getName().equals(UnconstrainedNumerics.FUNCTION_NAME)
-            && call.operandCount() == 1 && call.operand(0) instanceof SqlNumericLiteral decimal) {
-            // kafka-mv's parser reads a decimal constant as this call, which keeps its digits: 1.50 stays 1.50.
-            return UnconstrainedNumerics.toNumeric(decimal.getValueAs(BigDecimal.class));
+            && call.operandCount() == 1) {
+            // kafka-mv's parser reads a constant with decimals or an exponent in VALUES as this call: a numeric with
+            // the constant's digits, as PostgreSQL reads it (1.50 is 1.50, 1e2 is 100).
+            BigDecimal digits = digits(call.operand(0));
+            return digits == null ? NOT_CONSTANT : UnconstrainedNumerics.toNumeric(digits.toString());
         }
         if (node instanceof SqlCharStringLiteral text) {
             return text.getValueAs(String.class);
@@ -78,6 +80,15 @@ final class LiteralRows {
             return null;
         }
         return NOT_CONSTANT;
+    }
+
+    /** The digits of a numeric constant, with its sign; null for anything else. */
+    private static BigDecimal digits(SqlNode node) {
+        if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.MINUS_PREFIX
+            && call.operand(0) instanceof SqlNumericLiteral number) {
+            return number.getValueAs(BigDecimal.class).negate();
+        }
+        return node instanceof SqlNumericLiteral number ? number.getValueAs(BigDecimal.class) : null;
     }
 
     /** An integer as an Integer or a Long by its size, a decimal as a BigDecimal, a float as a Double: Calcite's types. */

@@ -63,13 +63,11 @@ final class TableWrites {
         int[] positions = targets.stream().mapToInt(column -> table.schema().columns().indexOf(column)).toArray();
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
+        boolean allColumns = insert.getTargetColumnList() == null || insert.getTargetColumnList().isEmpty();
         java.util.function.Consumer<Object[]> write = row -> {
-            if (row.length != positions.length) {
-                throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + row.length
-                    + " expressions but " + positions.length + " target columns");
-            }
+            checkWidth(row.length, positions.length, allColumns);
             Object[] tableRow = new Object[columns.size()];
-            for (int i = 0; i < positions.length; i++) {
+            for (int i = 0; i < row.length; i++) {
                 tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
             }
             for (int i = 0; i < tableRow.length; i++) {
@@ -85,13 +83,23 @@ final class TableWrites {
         } else {
             String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
             List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session, write);
-            if (resultColumns.size() != positions.length) {
-                throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has " + resultColumns.size()
-                    + " expressions but " + positions.length + " target columns");
-            }
+            checkWidth(resultColumns.size(), positions.length, allColumns);
         }
         long count = batch.complete();
         return new StatementResult.Command("INSERT 0 " + count);
+    }
+
+    /**
+     * As PostgreSQL: a row may leave out the table's last columns (they are NULL) when the INSERT names none, and
+     * must give every column it names.
+     */
+    private static void checkWidth(int expressions, int targets, boolean allColumns) {
+        if (expressions > targets) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+        }
+        if (expressions < targets && !allColumns) {
+            throw SqlError.of(SqlState.SYNTAX_ERROR, "INSERT has more target columns than expressions");
+        }
     }
 
     /**

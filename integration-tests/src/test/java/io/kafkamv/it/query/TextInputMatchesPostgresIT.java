@@ -109,6 +109,54 @@ class TextInputMatchesPostgresIT {
         }
     }
 
+    private static final String VALUES_TABLE = "(id int PRIMARY KEY, i int, s smallint, b bigint, n numeric, "
+        + "r double precision, t text, f boolean)";
+
+    private static final List<String> INSERTS = List.of(
+        "INSERT INTO vals VALUES (1, 2.5, -2.5, 7.5, 1.50, 1e2, 'a', true)",
+        "INSERT INTO vals VALUES (2, 2.5e0, 3.5e0, 1.4999, 2, 0.1, 12, 'yes')",
+        "INSERT INTO vals (id, i, b) VALUES (3, ' 42 ', '-7')",
+        "INSERT INTO vals VALUES (4, 5)",
+        "INSERT INTO vals (id, n) VALUES (5, 1), (6, 2.5)",
+        "INSERT INTO vals (id, i, s) VALUES (7, 5 / 2.0, -(5 / 2.0))",
+        "INSERT INTO vals (id, i, s, n, t) VALUES (9, 2.5::float8, 3.5::float8, 1.5e1, 1e2)",
+        "INSERT INTO vals (id, i) SELECT 8, 2.5");
+
+    private static final List<String> INSERTS_REFUSED = List.of(
+        "INSERT INTO vals (id, i) VALUES (20, '2.5')",
+        "INSERT INTO vals (id, i) VALUES (21, 2147483647.5)",
+        "INSERT INTO vals (id, s) VALUES (22, 32767.5e0)",
+        "INSERT INTO vals (id, f) VALUES (23, 1)",
+        "INSERT INTO vals (id, i) VALUES (24, true)",
+        "INSERT INTO vals (id, i) VALUES (25, 1, 2)",
+        "INSERT INTO vals (id, i, s) VALUES (26, 1)",
+        "INSERT INTO vals VALUES (27, 1, 2, 3, 4, 5, 'x', true, 9)");
+
+    /**
+     * What an INSERT stores is what PostgreSQL stores, read back as text: a numeric assigned to an integer rounds half
+     * away from zero, a float half to even, text is read as the integer's input; a row may leave out the last columns;
+     * what PostgreSQL refuses is refused with its SQLSTATE.
+     */
+    @Test
+    void anInsertStoresWhatPostgresStores() throws Exception {
+        try (Connection ours = ours(); Connection postgres = postgres();
+             Statement ourStatement = ours.createStatement(); Statement theirs = postgres.createStatement()) {
+            ourStatement.execute("CREATE TABLE vals " + VALUES_TABLE);
+            theirs.execute("CREATE TEMPORARY TABLE vals " + VALUES_TABLE);
+            for (String insert : INSERTS) {
+                theirs.execute(insert);
+                ourStatement.execute(insert);
+            }
+            for (String insert : INSERTS_REFUSED) {
+                String expected = sqlState(postgres, insert);
+                assertThat(expected).as("PostgreSQL refuses " + insert).isNotNull();
+                assertThat(sqlState(ours, insert)).as(insert).isEqualTo(expected);
+            }
+            String all = "SELECT * FROM vals ORDER BY id";
+            assertThat(rows(ours, all)).isEqualTo(rows(postgres, all));
+        }
+    }
+
     private static Connection ours() throws SQLException {
         return DriverManager.getConnection(SERVICE.jdbcUrl(), "root", "");
     }

@@ -249,16 +249,17 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
         }
 
         /**
-         * A row of VALUES whose numbers with decimals are unconstrained numerics, as in PostgreSQL: Calcite gives
-         * the column of {@code VALUES (1.5), (2.125)} the type decimal(4, 3), and 1.5 became 1.500.
+         * A row of VALUES whose numbers with decimals or an exponent are unconstrained numerics, as in PostgreSQL:
+         * Calcite gives the column of {@code VALUES (1.5), (2.125)} the type decimal(4, 3), and 1.5 became 1.500; and
+         * {@code 1e2} is a double to Calcite, stored as 100.0 and rounded to an integer half to even.
          */
         private SqlNode valuesRow(SqlCall row) {
             List<SqlNode> values = row.getOperandList();
             for (int i = 0; i < values.size(); i++) {
                 SqlNode value = values.get(i);
                 SqlNode number = value.getKind() == SqlKind.MINUS_PREFIX ? ((SqlCall) value).operand(0) : value;
-                if (number instanceof SqlNumericLiteral literal && literal.isExact() && literal.getScale() != null
-                    && literal.getScale() > 0) {
+                if (number instanceof SqlNumericLiteral literal
+                    && (!literal.isExact() || literal.getScale() != null && literal.getScale() > 0)) {
                     row.setOperand(i, UnconstrainedNumerics.TO_NUMERIC_CALL.createCall(value.getParserPosition(), value));
                 } else {
                     row.setOperand(i, value.accept(this));
