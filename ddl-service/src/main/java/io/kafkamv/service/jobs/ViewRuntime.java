@@ -342,9 +342,7 @@ final class ViewRuntime implements AutoCloseable {
             if (!(metric.getValue().metricValue() instanceof Double value) || value.isNaN()) {
                 continue;
             }
-            // The main consumer's lag only: the restore consumer's is the lag of restoring state, not of the view.
-            if (name.name().equals("records-lag") && name.group().equals("consumer-fetch-manager-metrics")
-                && !name.tags().getOrDefault("client-id", "").endsWith("restore-consumer")) {
+            if (isInputLag(name)) {
                 lag += value;
             } else if (name.name().equals("process-rate") && name.group().equals("stream-thread-metrics")) {
                 rate += value;
@@ -354,6 +352,16 @@ final class ViewRuntime implements AutoCloseable {
         }
         return new LocalViewStats(job.id(), job.objectName(), rows, (long) lag, rate, (long) deadLetters,
             evaluationErrors.count(), threads(), streams.isPaused());
+    }
+
+    /**
+     * Whether the metric is a lag of the view's inputs: the main consumer's, not the restore consumer's (restoring
+     * state) nor the global consumer's (the copy of a table a lookup join reads, which is not the view's input).
+     */
+    static boolean isInputLag(MetricName name) {
+        String client = name.tags().getOrDefault("client-id", "");
+        return name.name().equals("records-lag") && name.group().equals("consumer-fetch-manager-metrics")
+            && !client.endsWith("-restore-consumer") && !client.endsWith("-global-consumer");
     }
 
     /**
