@@ -55,7 +55,7 @@ public final class BenchCommand implements Callable<Integer> {
         + "for --seconds, with the embedded broker, and print it.")
     boolean latencyOnly;
 
-    @Option(names = "--rate", defaultValue = "50", description = "Rows per second for --latency-only (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "1000", description = "Rows per second for --latency-only (default: ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--seconds", defaultValue = "10", description = "Seconds of --latency-only (default: ${DEFAULT-VALUE}).")

@@ -8,10 +8,10 @@ public record BenchMode(String name, List<Long> backfillRows, List<Long> backgro
                         Duration latencyDuration, long scaleRows, List<Integer> scaleViews) {
 
     public static final BenchMode QUICK = new BenchMode("quick", List.of(1_000_000L), List.of(10_000L, 1_000_000L),
-        50, Duration.ofSeconds(10), 100_000, List.of(10));
+        1_000, Duration.ofSeconds(10), 100_000, List.of(10));
 
     public static final BenchMode FULL = new BenchMode("full", List.of(1_000_000L, 10_000_000L),
-        List.of(10_000L, 1_000_000L, 10_000_000L), 50, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100));
+        List.of(10_000L, 1_000_000L, 10_000_000L), 1_000, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100));
 
     public boolean quick() {
         return this == QUICK;

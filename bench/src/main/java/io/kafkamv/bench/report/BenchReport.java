@@ -7,6 +7,7 @@ import io.kafkamv.bench.measure.BatchQueries;
 import io.kafkamv.bench.measure.BackgroundDdl;
 import io.kafkamv.bench.measure.Micro;
 import io.kafkamv.bench.measure.Scale;
+import io.kafkamv.bench.measure.SteadyStateLatency;
 import java.util.Locale;
 
 /** docs/benchmarks.md: the tables, the ratios and the goals of one run, written from its results only. */
@@ -155,6 +156,10 @@ public final class BenchReport {
         }
         goal(md, String.format(Locale.ROOT, "INSERT of %,d generated rows < 2 s", queries.insertedRows()),
             String.format(Locale.ROOT, "%.2f s", queries.insertSeconds()), queries.insertSeconds() < 2);
+        SteadyStateLatency.Result latency = results.latency();
+        goal(md, String.format(Locale.ROOT, "insert-to-visible p99 < 100 ms at 1,000 rows/s (measured at %,d rows/s)",
+                latency.ratePerSecond()), String.format(Locale.ROOT, "%.1f ms", latency.percentile(99)),
+            latency.ratePerSecond() >= 1000 && latency.percentile(99) < 100);
         goal(md, "recovery redoes ≤ one commit interval of records",
             String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit);
         return md.toString();
