@@ -80,7 +80,7 @@ final class ViewsApi {
             keyRow = new Object[key.size()];
             try {
                 for (int i = 0; i < keyRow.length; i++) {
-                    keyRow[i] = JdbcValues.toColumn(key.get(i), relation.key().get(i));
+                    keyRow[i] = JdbcValues.toColumn(key.get(i), relation.key().get(i), relation.name());
                 }
             } catch (SqlError error) {
                 Problem.respond(ctx, Problem.of(error, null));

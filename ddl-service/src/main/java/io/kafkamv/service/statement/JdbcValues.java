@@ -22,11 +22,12 @@ public final class JdbcValues {
     private JdbcValues() {
     }
 
-    public static Object toColumn(Object value, Column column) {
+    /** @param relation the name of the column's table, for PostgreSQL's message when the column refuses a null */
+    public static Object toColumn(Object value, Column column, String relation) {
         if (value == null) {
             if (!column.nullable()) {
-                throw SqlError.of(SqlState.NOT_NULL_VIOLATION,
-                    "null value in column \"" + column.name() + "\" violates not-null constraint");
+                throw SqlError.of(SqlState.NOT_NULL_VIOLATION, "null value in column \"" + column.name()
+                    + "\" of relation \"" + relation + "\" violates not-null constraint");
             }
             return null;
         }

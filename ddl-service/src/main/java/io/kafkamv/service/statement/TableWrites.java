@@ -68,11 +68,11 @@ final class TableWrites {
             checkWidth(row.length, positions.length, allColumns);
             Object[] tableRow = new Object[columns.size()];
             for (int i = 0; i < row.length; i++) {
-                tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]));
+                tableRow[positions[i]] = JdbcValues.toColumn(row[i], columns.get(positions[i]), table.name());
             }
             for (int i = 0; i < tableRow.length; i++) {
                 if (tableRow[i] == null && !columns.get(i).nullable()) {
-                    JdbcValues.toColumn(null, columns.get(i));
+                    JdbcValues.toColumn(null, columns.get(i), table.name());
                 }
             }
             batch.upsert(tableRow);
@@ -144,7 +144,7 @@ final class TableWrites {
                 Object[] tableRow = new Object[columns.size()];
                 for (int i = 0; i < positions.length; i++) {
                     try {
-                        tableRow[positions[i]] = JdbcValues.toColumn(fields.get(i), columns.get(positions[i]));
+                        tableRow[positions[i]] = JdbcValues.toColumn(fields.get(i), columns.get(positions[i]), table.name());
                     } catch (SqlError error) {
                         throw error.withContext(where + ", column " + targets.get(i).name() + ": "
                             + (fields.get(i) == null ? "null input" : "\"" + fields.get(i) + "\""));
@@ -153,7 +153,7 @@ final class TableWrites {
                 for (int i = 0; i < tableRow.length; i++) {
                     if (tableRow[i] == null && !columns.get(i).nullable()) {
                         try {
-                            JdbcValues.toColumn(null, columns.get(i));
+                            JdbcValues.toColumn(null, columns.get(i), table.name());
                         } catch (SqlError error) {
                             throw error.withContext(where + ": \"" + row.text() + "\"");
                         }
@@ -228,7 +228,7 @@ final class TableWrites {
             matched[0]++;
             Object[] old = new Object[columns.size()];
             for (int i = 0; i < old.length; i++) {
-                old[i] = JdbcValues.toColumn(row[i], columns.get(i));
+                old[i] = JdbcValues.toColumn(row[i], columns.get(i), table.name());
             }
             if (!update) {
                 batch.delete(old);
@@ -236,7 +236,7 @@ final class TableWrites {
             }
             Object[] changed = old.clone();
             for (int i = 0; i < newValues.length; i++) {
-                changed[newValues[i]] = JdbcValues.toColumn(row[columns.size() + i], columns.get(newValues[i]));
+                changed[newValues[i]] = JdbcValues.toColumn(row[columns.size() + i], columns.get(newValues[i]), table.name());
             }
             boolean keyChanged = keys.stream().map(key -> table.schema().columns().indexOf(table.schema().column(key)
                 .orElseThrow())).anyMatch(index -> !java.util.Objects.equals(old[index], changed[index]));

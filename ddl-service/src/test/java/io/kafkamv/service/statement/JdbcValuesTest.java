@@ -14,23 +14,23 @@ class JdbcValuesTest {
 
     @Test
     void integersOfEveryBoxedTypeFitTheirColumnOrAreOutOfRange() {
-        assertThat(JdbcValues.toColumn(7L, Column.of("i", SqlType.INTEGER))).isEqualTo(7);
-        assertThat(JdbcValues.toColumn((short) 7, Column.of("b", SqlType.BIGINT))).isEqualTo(7L);
-        assertThat(JdbcValues.toColumn(Integer.MIN_VALUE, Column.of("i", SqlType.INTEGER))).isEqualTo(Integer.MIN_VALUE);
-        assertThat(JdbcValues.toColumn(Long.MAX_VALUE, Column.of("b", SqlType.BIGINT))).isEqualTo(Long.MAX_VALUE);
+        assertThat(JdbcValues.toColumn(7L, Column.of("i", SqlType.INTEGER), "t")).isEqualTo(7);
+        assertThat(JdbcValues.toColumn((short) 7, Column.of("b", SqlType.BIGINT), "t")).isEqualTo(7L);
+        assertThat(JdbcValues.toColumn(Integer.MIN_VALUE, Column.of("i", SqlType.INTEGER), "t")).isEqualTo(Integer.MIN_VALUE);
+        assertThat(JdbcValues.toColumn(Long.MAX_VALUE, Column.of("b", SqlType.BIGINT), "t")).isEqualTo(Long.MAX_VALUE);
         assertOutOfRange(2_147_483_648L, SqlType.INTEGER, "integer out of range");
         assertOutOfRange(-32_769, SqlType.SMALLINT, "smallint out of range");
     }
 
     @Test
     void decimalsAndTextTakeTheExactWay() {
-        assertThat(JdbcValues.toColumn(new BigDecimal("42"), Column.of("i", SqlType.INTEGER))).isEqualTo(42);
-        assertThat(JdbcValues.toColumn(" 42 ", Column.of("b", SqlType.BIGINT))).isEqualTo(42L);
+        assertThat(JdbcValues.toColumn(new BigDecimal("42"), Column.of("i", SqlType.INTEGER), "t")).isEqualTo(42);
+        assertThat(JdbcValues.toColumn(" 42 ", Column.of("b", SqlType.BIGINT), "t")).isEqualTo(42L);
         assertOutOfRange(new BigDecimal("9223372036854775808"), SqlType.BIGINT, "bigint out of range");
     }
 
     private static void assertOutOfRange(Object value, SqlType type, String message) {
-        SqlError error = catchThrowableOfType(SqlError.class, () -> JdbcValues.toColumn(value, Column.of("c", type)));
+        SqlError error = catchThrowableOfType(SqlError.class, () -> JdbcValues.toColumn(value, Column.of("c", type), "t"));
         assertThat(error).hasMessage(message);
         assertThat(error.state().code()).isEqualTo("22003");
     }

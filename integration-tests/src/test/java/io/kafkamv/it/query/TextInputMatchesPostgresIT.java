@@ -152,8 +152,21 @@ class TextInputMatchesPostgresIT {
                 assertThat(expected).as("PostgreSQL refuses " + insert).isNotNull();
                 assertThat(sqlState(ours, insert)).as(insert).isEqualTo(expected);
             }
+            String nullKey = "INSERT INTO vals (id, i) VALUES (NULL, 1)";
+            assertThat(message(ours, nullKey)).isEqualTo(message(postgres, nullKey))
+                .isEqualTo("ERROR: null value in column \"id\" of relation \"vals\" violates not-null constraint");
             String all = "SELECT * FROM vals ORDER BY id";
             assertThat(rows(ours, all)).isEqualTo(rows(postgres, all));
+        }
+    }
+
+    /** The first line of the error the statement gets, as pgjdbc words it. */
+    private static String message(Connection connection, String sql) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+            return null;
+        } catch (SQLException e) {
+            return e.getMessage().lines().findFirst().orElseThrow();
         }
     }
 

@@ -55,7 +55,7 @@ class DmlIT {
         psql.session(List.of("CREATE TABLE n (id INT PRIMARY KEY, v INT NOT NULL)", "CREATE TABLE log (line TEXT)"));
 
         assertThat(psql.run("INSERT INTO n VALUES (1, NULL)").stderr())
-            .contains("null value in column \"v\" violates not-null constraint");
+            .contains("null value in column \"v\" of relation \"n\" violates not-null constraint");
         assertThat(psql.run("INSERT INTO n VALUES (1, 2, 3)").stderr()).contains("INSERT has more expressions than target columns");
         assertThat(psql.run("INSERT INTO n VALUES (99999999999, 1)").stderr()).contains("integer out of range");
         assertThat(psql.run("DELETE FROM log").stderr()).contains("needs a table with a primary key");
