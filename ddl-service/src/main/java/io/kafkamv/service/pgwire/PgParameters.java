@@ -49,7 +49,11 @@ final class PgParameters {
         }
         String text = new String(value, StandardCharsets.UTF_8);
         return switch (typeOid) {
-            case INT2, INT4, INT8, OID, FLOAT4, FLOAT8, NUMERIC -> numeric(text);
+            case INT2, INT4, INT8, OID, NUMERIC -> numeric(text);
+            // Typed: a float assigned to an integer rounds half to even and to a numeric keeps 15 digits, as in
+            // PostgreSQL; a bare 2.5 would be a numeric, which rounds half away from zero.
+            case FLOAT4 -> "CAST(" + numeric(text) + " AS REAL)";
+            case FLOAT8 -> "CAST(" + numeric(text) + " AS DOUBLE)";
             case BOOL -> text.startsWith("t") || text.equalsIgnoreCase("true") ? "TRUE" : "FALSE";
             case BYTEA -> binaryString(bytea(text));
             // Typed, so that it compares with an interval column as one (a string would not).
@@ -64,8 +68,8 @@ final class PgParameters {
             case INT2 -> String.valueOf(buffer.getShort());
             case INT4, OID -> String.valueOf(buffer.getInt());
             case INT8 -> String.valueOf(buffer.getLong());
-            case FLOAT4 -> String.valueOf(buffer.getFloat());
-            case FLOAT8 -> String.valueOf(buffer.getDouble());
+            case FLOAT4 -> typedFloat(buffer.getFloat(), "REAL");
+            case FLOAT8 -> typedFloat(buffer.getDouble(), "DOUBLE");
             case BOOL -> value[0] != 0 ? "TRUE" : "FALSE";
             case NUMERIC -> PgBinaryNumeric.decode(buffer).toPlainString();
             case DATE -> quote(POSTGRES_EPOCH.toLocalDate().plusDays(buffer.getInt()).toString());
@@ -103,6 +107,12 @@ final class PgParameters {
             throw SqlError.of(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for a number: \"" + text + "\"");
         }
         return trimmed;
+    }
+
+    /** A float as a typed constant; NaN and the infinities as the text Calcite's cast reads. */
+    private static String typedFloat(double value, String type) {
+        String number = String.valueOf(type.equals("REAL") ? (Object) (float) value : (Object) value);
+        return "CAST(" + (Double.isFinite(value) ? number : quote(number)) + " AS " + type + ")";
     }
 
     private static String quote(String text) {

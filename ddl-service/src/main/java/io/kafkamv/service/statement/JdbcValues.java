@@ -5,6 +5,7 @@ import java.math.RoundingMode;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 
+import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
 import io.kafkamv.compiler.types.PostgresDatetimes;
 import io.kafkamv.compiler.types.PostgresInterval;
@@ -18,6 +19,9 @@ import io.kafkamv.service.error.SqlState;
 
 /** Values as a query returns them (JDBC's Java types) converted to how a column stores them. */
 public final class JdbcValues {
+
+    /** PostgreSQL's most digits before a numeric's decimal point. */
+    private static final int MAX_NUMERIC_DIGITS = 131_072;
 
     private JdbcValues() {
     }
@@ -41,6 +45,8 @@ public final class JdbcValues {
                 case REAL -> number(notBoolean(value, column)).floatValue();
                 case DOUBLE -> number(notBoolean(value, column)).doubleValue();
                 case DECIMAL -> numeric(value instanceof BigDecimal d ? d
+                    // A float's 15 significant digits (6 for a real), as PostgreSQL's float8_numeric: 1e-05 is 0.00001.
+                    : value instanceof Double || value instanceof Float ? UnconstrainedNumerics.toNumeric(value)
                     : new BigDecimal(notBoolean(value, column).toString().trim()), column);
                 case VARCHAR -> value.toString();
                 case JSONB -> JsonbText.of(value.toString());
@@ -80,6 +86,10 @@ public final class JdbcValues {
 
     /** A numeric for the column: rounded to its declared scale, and refused if it has too many digits for it. */
     private static BigDecimal numeric(BigDecimal value, Column column) {
+        if ((long) value.precision() - value.scale() > MAX_NUMERIC_DIGITS) {
+            // Before any rescaling: 1e300000000 would be a number of a billion bits.
+            throw SqlError.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value overflows numeric format");
+        }
         if (column.numeric() == null) {
             return value.scale() < 0 ? value.setScale(0) : value;
         }
@@ -115,7 +125,13 @@ public final class JdbcValues {
             rounded = BigDecimal.valueOf(Math.rint(number));
         } else {
             Number number = number(value);
-            rounded = (number instanceof BigDecimal d ? d : new BigDecimal(number.toString())).setScale(0, RoundingMode.HALF_UP);
+            BigDecimal exact = number instanceof BigDecimal d ? d : new BigDecimal(number.toString());
+            long integerDigits = (long) exact.precision() - exact.scale();
+            if (integerDigits > 19) {
+                throw outOfRange(type);
+            }
+            // Under 0.1: rounds to 0, without the rescaling of a scale as large as 1e-300000000's.
+            rounded = integerDigits < 0 ? BigDecimal.ZERO : exact.setScale(0, RoundingMode.HALF_UP);
         }
         if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {
             throw outOfRange(type);

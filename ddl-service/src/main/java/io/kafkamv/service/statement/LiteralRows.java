@@ -6,9 +6,13 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
+import io.kafkamv.compiler.types.InvalidInputException;
+import io.kafkamv.service.error.SqlError;
+import io.kafkamv.service.error.SqlErrors;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -17,7 +21,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The rows of {@code VALUES (...), ...} when every value is a constant: a number, a string, a boolean or NULL, as a
- * client writes them or pgjdbc's bound parameters become. Such an INSERT needs no query: through Calcite, each one was
+ * client writes them or its bound parameters become (a float parameter is a number cast to double or real). Such an INSERT needs no query: through Calcite, each one was
  * parsed again, validated, optimized and compiled to bytecode, 43% of the service's CPU samples at 1,000 single-row
  * INSERTs a second (issue 21). Each value is the Java value Calcite's driver returns for it, so that the columns
  * convert it as before; anything else (an expression, a typed literal such as {@code DATE '...'}, rows of different
@@ -68,7 +72,23 @@ final class LiteralRows {
             // kafka-mv's parser reads a constant with decimals or an exponent in VALUES as this call: a numeric with
             // the constant's digits, as PostgreSQL reads it (1.50 is 1.50, 1e2 is 100).
             BigDecimal digits = digits(call.operand(0));
-            return digits == null ? NOT_CONSTANT : UnconstrainedNumerics.toNumeric(digits.toString());
+            if (digits == null) {
+                return NOT_CONSTANT;
+            }
+            try {
+                return UnconstrainedNumerics.toNumeric(digits.toString());
+            } catch (InvalidInputException e) {
+                throw SqlError.of(SqlErrors.stateOf(e.reason()), e.getMessage());
+            }
+        }
+        if (node instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST
+            && cast.operand(1) instanceof SqlDataTypeSpec spec && digits(cast.operand(0)) != null) {
+            // A float, as a client's float parameter arrives (see PgParameters).
+            return switch (spec.getTypeName().getSimple().toUpperCase(java.util.Locale.ROOT)) {
+                case "DOUBLE", "FLOAT" -> digits(cast.operand(0)).doubleValue();
+                case "REAL" -> digits(cast.operand(0)).floatValue();
+                default -> NOT_CONSTANT;
+            };
         }
         if (node instanceof SqlCharStringLiteral text) {
             return text.getValueAs(String.class);

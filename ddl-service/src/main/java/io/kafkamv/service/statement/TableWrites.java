@@ -64,7 +64,7 @@ final class TableWrites {
         TableWriter.Batch batch = session.writer().batch(table);
         List<Column> columns = table.schema().columns();
         boolean allColumns = insert.getTargetColumnList() == null || insert.getTargetColumnList().isEmpty();
-        java.util.function.Consumer<Object[]> write = row -> {
+        java.util.function.Function<Object[], Object[]> toTableRow = row -> {
             checkWidth(row.length, positions.length, allColumns);
             Object[] tableRow = new Object[columns.size()];
             for (int i = 0; i < row.length; i++) {
@@ -75,14 +75,16 @@ final class TableWrites {
                     JdbcValues.toColumn(null, columns.get(i), table.name());
                 }
             }
-            batch.upsert(tableRow);
+            return tableRow;
         };
         Optional<List<Object[]>> constants = LiteralRows.of(insert.getSource());
         if (constants.isPresent()) {
-            constants.get().forEach(write);
+            // Every row converted before the first is written: PostgreSQL refuses VALUES (1, true), (2, 1) whole.
+            constants.get().stream().map(toTableRow).toList().forEach(batch::upsert);
         } else {
             String source = insert.getSource().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
-            List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session, write);
+            List<ResultColumn> resultColumns = context.queries().forEachRow(insert.getSource(), source, session,
+                row -> batch.upsert(toTableRow.apply(row)));
             checkWidth(resultColumns.size(), positions.length, allColumns);
         }
         long count = batch.complete();

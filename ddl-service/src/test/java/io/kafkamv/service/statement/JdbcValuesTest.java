@@ -29,6 +29,18 @@ class JdbcValuesTest {
         assertOutOfRange(new BigDecimal("9223372036854775808"), SqlType.BIGINT, "bigint out of range");
     }
 
+    @Test
+    void numbersOfHugeExponentsAreRefusedOrRoundedWithoutBeingWrittenOut() {
+        assertThat(JdbcValues.toColumn(new BigDecimal("1E-300000000"), Column.of("i", SqlType.INTEGER), "t")).isEqualTo(0);
+        assertThat(JdbcValues.toColumn(new BigDecimal("0.5"), Column.of("i", SqlType.INTEGER), "t")).isEqualTo(1);
+        assertThat(JdbcValues.toColumn(new BigDecimal("-2.5"), Column.of("i", SqlType.INTEGER), "t")).isEqualTo(-3);
+        assertThat(JdbcValues.toColumn(2.5, Column.of("i", SqlType.INTEGER), "t")).isEqualTo(2);
+        assertOutOfRange(new BigDecimal("1E+300000000"), SqlType.BIGINT, "bigint out of range");
+        SqlError overflow = catchThrowableOfType(SqlError.class,
+            () -> JdbcValues.toColumn("1e300000000", Column.of("n", SqlType.DECIMAL), "t"));
+        assertThat(overflow).hasMessage("value overflows numeric format");
+    }
+
     private static void assertOutOfRange(Object value, SqlType type, String message) {
         SqlError error = catchThrowableOfType(SqlError.class, () -> JdbcValues.toColumn(value, Column.of("c", type), "t"));
         assertThat(error).hasMessage(message);

@@ -28,6 +28,12 @@ class LiteralRowsTest {
         assertThat(rows.get(0).get(3)).isEqualTo(new BigDecimal("1.50")).hasToString("1.50");
     }
 
+    @Test
+    void aNumberCastToAFloatIsOneAsAFloatParameterArrives() {
+        assertThat(rows("INSERT INTO t VALUES (CAST(2.5 AS DOUBLE), CAST(-1.0E-5 AS DOUBLE), CAST(0.1 AS REAL))"))
+            .containsExactly(Arrays.asList(2.5, -1.0E-5, 0.1f));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "INSERT INTO t VALUES (1 + 1)",
@@ -36,12 +42,21 @@ class LiteralRowsTest {
         "INSERT INTO t VALUES (INTERVAL '1' DAY)",
         "INSERT INTO t VALUES (X'ff')",
         "INSERT INTO t VALUES (CAST(1 AS SMALLINT))",
+        "INSERT INTO t VALUES (CAST('NaN' AS DOUBLE))",
         "INSERT INTO t VALUES (99999999999999999999)",
         "INSERT INTO t VALUES (1, 2), (3)",
         "INSERT INTO t SELECT 1",
         "INSERT INTO t SELECT g FROM generate_series(1, 3) g"})
     void anythingElseIsLeftToTheQuery(String insert) {
         assertThat(LiteralRows.of(source(insert))).isEmpty();
+    }
+
+    @Test
+    void anExponentBeyondPostgresBoundIsRefusedAsPostgresRefusesIt() {
+        io.kafkamv.service.error.SqlError error = org.assertj.core.api.Assertions.catchThrowableOfType(
+            io.kafkamv.service.error.SqlError.class, () -> LiteralRows.of(source("INSERT INTO t VALUES (1e300000000)")));
+        assertThat(error.state().code()).isEqualTo("22003");
+        assertThat(rows("INSERT INTO t VALUES (1e1000)").get(0).get(0)).isEqualTo(BigDecimal.TEN.pow(1000));
     }
 
     private static List<List<Object>> rows(String insert) {

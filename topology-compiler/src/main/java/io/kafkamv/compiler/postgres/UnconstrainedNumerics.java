@@ -101,9 +101,18 @@ public final class UnconstrainedNumerics extends RexShuttle {
         return rounded.scale() < 0 ? rounded.setScale(0) : rounded;
     }
 
+    /** PostgreSQL's bound on a numeric input's exponent (NUMERIC_MAX_PRECISION). */
+    private static final int MAX_EXPONENT = 1000;
+
     private static BigDecimal fromText(String text) {
         try {
-            BigDecimal parsed = new BigDecimal(text.trim());
+            String trimmed = text.trim();
+            int e = Math.max(trimmed.indexOf('e'), trimmed.indexOf('E'));
+            // As PostgreSQL, refused before it is read: 1e300000000 would be a number of a billion bits.
+            if (e >= 0 && Math.abs(Long.parseLong(trimmed.substring(e + 1).replace("+", ""))) > MAX_EXPONENT) {
+                throw new InvalidInputException("value overflows numeric format", InvalidInputException.Reason.OUT_OF_RANGE);
+            }
+            BigDecimal parsed = new BigDecimal(trimmed);
             return parsed.scale() < 0 ? parsed.setScale(0) : parsed;
         } catch (NumberFormatException e) {
             throw new InvalidInputException("invalid input syntax for type numeric: \"" + text + "\"",
