@@ -103,8 +103,9 @@ public final class BenchCommand implements Callable<Integer> {
                 mode.scaleRows())) {
                 SteadyStateLatency.Result latency = SteadyStateLatency.measure(stack.service(), rate,
                     Duration.ofSeconds(seconds));
-                log("steady state at %d rows/s: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rows looked up, %d late); "
-                        + "their INSERTs p50 %.1f ms, p99 %.1f ms", rate, latency.percentile(50), latency.percentile(99),
+                log("steady state at %d rows/s (sent %.0f/s): p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rows looked up, "
+                        + "%d late); their INSERTs p50 %.1f ms, p99 %.1f ms", rate, latency.achievedRate(),
+                    latency.percentile(50), latency.percentile(99),
                     latency.percentile(100), latency.latenciesMillis().size(), latency.lateLookups(),
                     latency.insertPercentile(50), latency.insertPercentile(99));
             }

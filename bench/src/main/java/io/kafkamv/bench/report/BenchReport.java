@@ -77,10 +77,11 @@ public final class BenchReport {
                 : String.format(Locale.ROOT, "queryable %.2f s after it first showed 100%%.", results.fidelity().lagAfterFullSeconds()))
             .append("\n\n![progress of a background backfill](").append(results.plotFile()).append(")\n");
 
-        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s through pgjdbc, while "
+        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s (sent: %.0f/s) through pgjdbc, while "
                 + "other connections look about 25 of them a second up by key in the view, every 5 ms until there "
                 + "(%d rows, %d lookups begun late): p50 %.1f ms, p99 %.1f ms, max %.1f ms.%n",
-            results.latency().ratePerSecond(), results.latency().latenciesMillis().size(), results.latency().lateLookups(),
+            results.latency().ratePerSecond(), results.latency().achievedRate(), results.latency().latenciesMillis().size(),
+            results.latency().lateLookups(),
             results.latency().percentile(50), results.latency().percentile(99), results.latency().percentile(100)));
 
         BatchQueries.Result queries = results.queries();
@@ -157,9 +158,9 @@ public final class BenchReport {
         goal(md, String.format(Locale.ROOT, "INSERT of %,d generated rows < 2 s", queries.insertedRows()),
             String.format(Locale.ROOT, "%.2f s", queries.insertSeconds()), queries.insertSeconds() < 2);
         SteadyStateLatency.Result latency = results.latency();
-        goal(md, String.format(Locale.ROOT, "insert-to-visible p99 < 100 ms at 1,000 rows/s (measured at %,d rows/s)",
-                latency.ratePerSecond()), String.format(Locale.ROOT, "%.1f ms", latency.percentile(99)),
-            latency.ratePerSecond() >= 1000 && latency.percentile(99) < 100);
+        goal(md, "insert-to-visible p99 < 100 ms at 1,000 rows/s", String.format(Locale.ROOT, "%.1f ms at %,.0f rows/s",
+                latency.percentile(99), latency.achievedRate()),
+            latency.achievedRate() >= 950 && latency.percentile(99) < 100);
         goal(md, "recovery redoes ≤ one commit interval of records",
             String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit);
         return md.toString();
