@@ -93,7 +93,9 @@ final class LiteralRows {
         if (node instanceof SqlCharStringLiteral text) {
             return text.getValueAs(String.class);
         }
-        if (node instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BOOLEAN) {
+        if (node instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BOOLEAN
+            && literal.getValue() != null) {
+            // UNKNOWN is a boolean literal without a value to Calcite (a column name to PostgreSQL): the query's to judge.
             return literal.getValueAs(Boolean.class);
         }
         if (node instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.NULL) {

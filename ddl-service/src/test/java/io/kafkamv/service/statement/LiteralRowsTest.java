@@ -43,6 +43,7 @@ class LiteralRowsTest {
         "INSERT INTO t VALUES (X'ff')",
         "INSERT INTO t VALUES (CAST(1 AS SMALLINT))",
         "INSERT INTO t VALUES (CAST('NaN' AS DOUBLE))",
+        "INSERT INTO t VALUES (UNKNOWN)",
         "INSERT INTO t VALUES (99999999999999999999)",
         "INSERT INTO t VALUES (1, 2), (3)",
         "INSERT INTO t SELECT 1",
