@@ -21,11 +21,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The rows of {@code VALUES (...), ...} when every value is a constant: a number, a string, a boolean or NULL, as a
- * client writes them or its bound parameters become (a float parameter is a number cast to double or real). Such an INSERT needs no query: through Calcite, each one was
- * parsed again, validated, optimized and compiled to bytecode, 43% of the service's CPU samples at 1,000 single-row
- * INSERTs a second (issue 21). Each value is the Java value Calcite's driver returns for it, so that the columns
- * convert it as before; anything else (an expression, a typed literal such as {@code DATE '...'}, rows of different
- * widths, a number too large for a bigint) is left to the query.
+ * client writes them or its bound parameters become (a float parameter is a number cast to double or real). Such an
+ * INSERT needs no query: through Calcite, each one was parsed again, validated, optimized and compiled to bytecode,
+ * 43% of the service's CPU samples at 1,000 single-row INSERTs a second (issue 21). Each value is the Java value
+ * Calcite's driver returns for it, so that the columns convert it as before; anything else (an expression, a typed
+ * literal such as {@code DATE '...'}, rows of different widths, a number too large for a bigint) is left to the query.
  */
 final class LiteralRows {
 
