@@ -23,6 +23,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
@@ -77,6 +78,7 @@ final class TableWrites {
             }
             return tableRow;
         };
+        refuseRaggedValues(insert.getSource(), text);
         Optional<List<Object[]>> constants = LiteralRows.of(insert.getSource());
         if (constants.isPresent()) {
             // Every row converted before the first is written: PostgreSQL refuses VALUES (1, true), (2, 1) whole.
@@ -89,6 +91,23 @@ final class TableWrites {
         }
         long count = batch.complete();
         return new StatementResult.Command("INSERT 0 " + count);
+    }
+
+    /** PostgreSQL's error for {@code VALUES (1, 2), (3)}, where Calcite's speaks of incompatible types. */
+    private static void refuseRaggedValues(SqlNode source, String text) {
+        if (!(source instanceof SqlCall values) || values.getKind() != SqlKind.VALUES) {
+            return;
+        }
+        int width = -1;
+        for (SqlNode operand : values.getOperandList()) {
+            if (operand instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
+                if (width >= 0 && row.operandCount() != width) {
+                    throw SqlError.at(SqlState.SYNTAX_ERROR, "VALUES lists must all be the same length",
+                        CompileException.positionOf(text, row.getParserPosition()), null);
+                }
+                width = row.operandCount();
+            }
+        }
     }
 
     /**

@@ -133,7 +133,8 @@ class TextInputMatchesPostgresIT {
         "INSERT INTO vals VALUES (27, 1, 2, 3, 4, 5, 'x', true, 9)",
         "INSERT INTO vals (id, f) VALUES (28, true), (29, 1)",
         "INSERT INTO vals (id, n) VALUES (30, 1e300000000)",
-        "INSERT INTO vals (id, i) VALUES (31, 1e-300000000)");
+        "INSERT INTO vals (id, i) VALUES (31, 1e-300000000)",
+        "INSERT INTO vals (id, i) VALUES (32, 1), (33)");
 
     /**
      * What an INSERT stores is what PostgreSQL stores, read back as text: a numeric assigned to an integer rounds half
@@ -168,6 +169,9 @@ class TextInputMatchesPostgresIT {
                     insert.executeUpdate();
                 }
             }
+            String ragged = "INSERT INTO vals (id, i) VALUES (34, 1 + 1), (35)";
+            assertThat(message(ours, ragged)).isEqualTo(message(postgres, ragged))
+                .isEqualTo("ERROR: VALUES lists must all be the same length");
             String nullKey = "INSERT INTO vals (id, i) VALUES (NULL, 1)";
             assertThat(message(ours, nullKey)).isEqualTo(message(postgres, nullKey))
                 .isEqualTo("ERROR: null value in column \"id\" of relation \"vals\" violates not-null constraint");
