@@ -242,6 +242,11 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                     }
                     readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset());
                 }
+                // Cleared before the waiters are woken: one whose write was just applied sees no problem left.
+                if (readProblem != null) {
+                    LOG.info("The job store reader reads again after: {}", readProblem);
+                    readProblem = null;
+                }
                 long position = consumer.position(partition);
                 long positionOfTransactions = consumer.position(transactional);
                 synchronized (appliedLock) {
@@ -251,10 +256,6 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                 }
                 if (!records.isEmpty()) {
                     reader.batchApplied();
-                }
-                if (readProblem != null) {
-                    LOG.info("The job store reader reads again after: {}", readProblem);
-                    readProblem = null;
                 }
                 pause = 0;
             } catch (WakeupException e) {
