@@ -56,4 +56,19 @@ class CatalogServiceTest {
 
         assertThat(CatalogService.relation(entry).appendOnly()).isFalse();
     }
+
+    @Test
+    void aDefinitionIsReadOnceAndAReplacedOneIsReadAgain() {
+        Relation first = new Relation("r", SCHEMA, List.of(Relation.ROW_ID), "kmv-table-r");
+        CatalogEntry entry = CatalogService.entry(first, ObjectKind.TABLE, ObjectStatus.CREATED, "", 0);
+        Relation read = CatalogService.relation(entry);
+
+        assertThat(CatalogService.relation(entry.withStatus(ObjectStatus.CREATING))).isSameAs(read);
+
+        Relation second = new Relation("r", RowSchema.of(Column.of("m", SqlType.INTEGER)), List.of(Relation.ROW_ID),
+            "kmv-table-r2");
+        CatalogEntry replaced = CatalogService.entry(second, ObjectKind.TABLE, ObjectStatus.CREATED, "", 0);
+        assertThat(CatalogService.relation(replaced).topic()).isEqualTo("kmv-table-r2");
+        assertThat(CatalogService.relation(replaced).schema().columns()).extracting(Column::name).containsExactly("m");
+    }
 }
