@@ -43,8 +43,10 @@ final class SourceScanBuilder {
         if (context.producesInserts(step.id())) {
             context.offerStream(step.id(), () -> keyed);
         }
+        // No record cache, as a table's (TableScanBuilder): each change reaches the view as it is read.
         return () -> keyed.toTable(Named.as(step.id()),
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns())));
+                .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns()))
+                .withCachingDisabled());
     }
 }
