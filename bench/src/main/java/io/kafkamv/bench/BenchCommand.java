@@ -55,6 +55,10 @@ public final class BenchCommand implements Callable<Integer> {
         + "for --seconds, with the embedded broker, and print it.")
     boolean latencyOnly;
 
+    @Option(names = "--writes", split = ",", defaultValue = "INSERT,PRODUCER",
+        description = "How --latency-only writes the rows (${COMPLETION-CANDIDATES}; default: both, one after the other).")
+    List<SteadyStateLatency.Writes> writes;
+
     @Option(names = "--rate", defaultValue = "1000", description = "Rows per second for --latency-only (default: ${DEFAULT-VALUE}).")
     int rate;
 
@@ -101,13 +105,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (latencyOnly) {
             try (BenchStack stack = BenchStack.start(BrokerSetup.EMBEDDED, serviceJar.toAbsolutePath(), work, logs,
                 mode.scaleRows())) {
-                SteadyStateLatency.Result latency = SteadyStateLatency.measure(stack.service(), rate,
-                    Duration.ofSeconds(seconds));
-                log("steady state at %d rows/s (sent %.0f/s): p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rows looked up, "
-                        + "%d late); their INSERTs p50 %.1f ms, p99 %.1f ms", rate, latency.achievedRate(),
-                    latency.percentile(50), latency.percentile(99),
-                    latency.percentile(100), latency.latenciesMillis().size(), latency.lateLookups(),
-                    latency.insertPercentile(50), latency.insertPercentile(99));
+                for (SteadyStateLatency.Writes way : writes) {
+                    logLatency(SteadyStateLatency.measure(stack.service(), way, rate, Duration.ofSeconds(seconds)));
+                }
             }
             return 0;
         }
@@ -121,7 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<Backfill.Result> backfills = new ArrayList<>();
         List<BackgroundDdl.Result> ddl = new ArrayList<>();
-        SteadyStateLatency.Result latency;
+        List<SteadyStateLatency.Result> latencies = new ArrayList<>();
         BatchQueries.Result queries;
         List<Scale.Result> scale = new ArrayList<>();
         // The README's setup first: the background backfills, whose progress the plot shows, and the measures
@@ -139,8 +139,11 @@ public final class BenchCommand implements Callable<Integer> {
                     backfills.addAll(backfills(stack.context(work, logs), size));
                 }
             }
-            log("steady-state latency");
-            latency = SteadyStateLatency.measure(stack.service(), mode.latencyRate(), mode.latencyDuration());
+            for (SteadyStateLatency.Writes way : SteadyStateLatency.Writes.values()) {
+                log("steady-state latency, rows written by %s", way.title());
+                latencies.add(SteadyStateLatency.measure(stack.service(), way, mode.latencyRate(), mode.latencyDuration()));
+                logLatency(latencies.get(latencies.size() - 1));
+            }
             log("batch queries over a view of %,d rows", mode.batchQueryRows());
             stack.growEventsTo(mode.batchQueryRows());
             queries = BatchQueries.measure(stack.service(), "events", mode.batchQueryRows(), INSERT_ROWS);
@@ -186,13 +189,21 @@ public final class BenchCommand implements Callable<Integer> {
         log("micro benchmarks");
         List<Micro.Result> micro = Micro.run(mode.quick());
         BenchResults results = new BenchResults(mode.name(), machine(), backfills, ddl,
-            ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latency, queries, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
+            ProgressFidelity.of(groupBy.kafkaMv()), plotFile, latencies, queries, recovery, uninterrupted.kafkaMvSeconds(), scale, micro,
             (System.nanoTime() - started) / 60e9);
         Path report = outputDir.resolve("benchmarks.md");
         printChanges(report, backfills);
         Files.writeString(report, BenchReport.markdown(results));
         log("wrote %s", report);
         return 0;
+    }
+
+    private static void logLatency(SteadyStateLatency.Result latency) {
+        log("steady state, rows written by %s at %d/s (sent %.0f/s): p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rows "
+                + "looked up, %d late); their writes p50 %.1f ms, p99 %.1f ms", latency.writes().title(),
+            latency.ratePerSecond(), latency.achievedRate(), latency.percentile(50), latency.percentile(99),
+            latency.percentile(100), latency.latenciesMillis().size(), latency.lateLookups(),
+            latency.writePercentile(50), latency.writePercentile(99));
     }
 
     private static void logBatchQueries(BatchQueries.Result queries) {

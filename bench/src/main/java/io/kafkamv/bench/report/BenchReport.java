@@ -77,12 +77,18 @@ public final class BenchReport {
                 : String.format(Locale.ROOT, "queryable %.2f s after it first showed 100%%.", results.fidelity().lagAfterFullSeconds()))
             .append("\n\n![progress of a background backfill](").append(results.plotFile()).append(")\n");
 
-        md.append(String.format(Locale.ROOT, "%n## Steady-state latency%n%nRows inserted at %d/s (sent: %.0f/s) through pgjdbc, while "
-                + "other connections look about 25 of them a second up by key in the view, every 5 ms until there "
-                + "(%d rows, %d lookups begun late): p50 %.1f ms, p99 %.1f ms, max %.1f ms.%n",
-            results.latency().ratePerSecond(), results.latency().achievedRate(), results.latency().latenciesMillis().size(),
-            results.latency().lateLookups(),
-            results.latency().percentile(50), results.latency().percentile(99), results.latency().percentile(100)));
+        md.append("\n## Steady-state latency\n\nRows written at a fixed rate while, after 5 s of warm-up, other "
+            + "connections look about 25 of them a second up by key in the view, every 5 ms until there: the time from sending a row to seeing it. "
+            + "INSERT statements go to a table through pgjdbc, as many connections as the rate needs; the producer "
+            + "sends JSON records to the topic of a source with a primary key.\n\n"
+            + "| rows written by | rate | sent | rows looked up (begun late) | p50 ms | p99 ms | max ms | write p99 ms |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (SteadyStateLatency.Result latency : results.latencies()) {
+            md.append(String.format(Locale.ROOT, "| %s | %,d/s | %,.0f/s | %d (%d) | %.1f | %.1f | %.1f | %.1f |%n",
+                latency.writes().title(), latency.ratePerSecond(), latency.achievedRate(),
+                latency.latenciesMillis().size(), latency.lateLookups(), latency.percentile(50),
+                latency.percentile(99), latency.percentile(100), latency.writePercentile(99)));
+        }
 
         BatchQueries.Result queries = results.queries();
         md.append(String.format(Locale.ROOT, "%n## Batch queries%n%nSELECTs over a created view of %,d events "
@@ -157,10 +163,12 @@ public final class BenchReport {
         }
         goal(md, String.format(Locale.ROOT, "INSERT of %,d generated rows < 2 s", queries.insertedRows()),
             String.format(Locale.ROOT, "%.2f s", queries.insertSeconds()), queries.insertSeconds() < 2);
-        SteadyStateLatency.Result latency = results.latency();
-        goal(md, "insert-to-visible p99 < 100 ms at 1,000 rows/s", String.format(Locale.ROOT, "%.1f ms at %,.0f rows/s",
-                latency.percentile(99), latency.achievedRate()),
-            latency.achievedRate() >= 950 && latency.percentile(99) < 100);
+        for (SteadyStateLatency.Result latency : results.latencies()) {
+            goal(md, String.format(Locale.ROOT, "insert-to-visible p99 < 100 ms at 1,000 rows/s, written by %s",
+                    latency.writes().title()),
+                String.format(Locale.ROOT, "%.1f ms at %,.0f rows/s", latency.percentile(99), latency.achievedRate()),
+                latency.meetsGoal());
+        }
         goal(md, "recovery redoes ≤ one commit interval of records",
             String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit);
         return md.toString();

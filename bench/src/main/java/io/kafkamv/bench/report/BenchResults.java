@@ -13,7 +13,7 @@ import java.util.List;
 /** Everything one run measured, for the report. */
 public record BenchResults(String mode, String machine, List<Backfill.Result> backfills,
                            List<BackgroundDdl.Result> backgroundDdl, ProgressFidelity fidelity, String plotFile,
-                           SteadyStateLatency.Result latency, BatchQueries.Result queries,
+                           List<SteadyStateLatency.Result> latencies, BatchQueries.Result queries,
                            Recovery.Result recovery, double uninterruptedSeconds,
                            List<Scale.Result> scale, List<Micro.Result> micro, double runMinutes) {
 }
