@@ -242,13 +242,14 @@ public final class KafkaJobStoreLog implements JobStoreLog {
                     }
                     readUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset());
                 }
-                // Cleared before the waiters are woken: one whose write was just applied sees no problem left.
+                long position = consumer.position(partition);
+                long positionOfTransactions = consumer.position(transactional);
+                // Cleared once the whole pass has worked, and before the waiters are woken: one whose write was just
+                // applied sees no problem left.
                 if (readProblem != null) {
                     LOG.info("The job store reader reads again after: {}", readProblem);
                     readProblem = null;
                 }
-                long position = consumer.position(partition);
-                long positionOfTransactions = consumer.position(transactional);
                 synchronized (appliedLock) {
                     appliedOffset = position - 1;
                     transactionalPosition = positionOfTransactions;
