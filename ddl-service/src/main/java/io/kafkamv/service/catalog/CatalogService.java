@@ -28,6 +28,7 @@ public final class CatalogService implements Catalog {
 
     /** The last definition read for each name; a definition is never changed once stored, only replaced. */
     private static final Map<String, Read> READ = new ConcurrentHashMap<>();
+    private static final int MAX_READ = 10_000;
 
     private record Read(JsonNode definition, ObjectKind kind, Relation relation) {
     }
@@ -82,6 +83,10 @@ public final class CatalogService implements Catalog {
             return read.relation();
         }
         Relation relation = readRelation(entry);
+        if (READ.size() >= MAX_READ) {
+            // Names dropped long ago would otherwise stay; the catalog's own names are read again once.
+            READ.clear();
+        }
         READ.put(entry.name(), new Read(entry.definition(), entry.kind(), relation));
         return relation;
     }
