@@ -110,7 +110,9 @@ public final class SteadyStateLatency {
         int writers = writes == Writes.PRODUCER ? 1
             : Math.max(1, (ratePerSecond + ROWS_PER_CONNECTION - 1) / ROWS_PER_CONNECTION);
         try (Connection setup = service.connect(); Statement ddl = setup.createStatement()) {
-            String relation = writes == Writes.PRODUCER ? "bench_latency_source" : "bench_latency";
+            // A source's topic outlives DROP SOURCE: each run writes a new one, not the rows an earlier run left.
+            String relation = writes == Writes.PRODUCER ? "bench_latency_source_" + System.currentTimeMillis()
+                : "bench_latency";
             if (writes == Writes.PRODUCER) {
                 new EventTopics(service.bootstrapServers()).create(relation);
                 ddl.execute("CREATE SOURCE " + relation + " (id BIGINT, sent BIGINT, PRIMARY KEY (id)) WITH (connector "
@@ -146,6 +148,9 @@ public final class SteadyStateLatency {
                 for (Future<?> future : work) {
                     future.get();
                 }
+                if (written.failed != null) {
+                    throw new IllegalStateException("a row could not be written", written.failed);
+                }
             } finally {
                 pool.shutdownNow();
             }
@@ -153,7 +158,11 @@ public final class SteadyStateLatency {
             ddl.execute((writes == Writes.PRODUCER ? "DROP SOURCE " : "DROP TABLE ") + relation);
             // From when the first measured row was due, not sent: writers behind after the warm-up that catch up
             // would otherwise seem faster than the rate.
-            double seconds = (written.sentAt.get(rows - 1) - (start + warmUpRows * period)) / 1e9;
+            long lastSent = 0;
+            for (int row = warmUpRows; row < rows; row++) {
+                lastSent = Math.max(lastSent, written.sentAt.get(row));
+            }
+            double seconds = (lastSent - (start + warmUpRows * period)) / 1e9;
             return new Result(writes, ratePerSecond, (rows - 1 - warmUpRows) / seconds, List.copyOf(latencies),
                 List.copyOf(writeTimes), late.get());
         }

@@ -92,10 +92,10 @@ public final class BenchReport {
 
         BatchQueries.Result queries = results.queries();
         md.append(String.format(Locale.ROOT, "%n## Batch queries%n%nSELECTs over a created view of %,d events "
-                + "(`SELECT id, g, v FROM events`) with the embedded broker, over pgjdbc, reading the whole result: the "
-                + "median of five runs after one unmeasured, and the rows scanned per second of the service's CPU over "
-                + "the five (its background work included).%n%n| query | median ms | rows per CPU second |%n|---|---:|---:|%n",
-            queries.viewRows()));
+                + "(`SELECT id, g, v FROM events WHERE id < %d`) with the embedded broker, over pgjdbc, reading the whole "
+                + "result: the median of five runs after one unmeasured, and the rows scanned per second of the service's "
+                + "CPU over the five (its background work included).%n%n| query | median ms | rows per CPU second |%n"
+                + "|---|---:|---:|%n", queries.viewRows(), queries.viewRows()));
         for (BatchQueries.Scan scan : queries.scans()) {
             md.append(String.format(Locale.ROOT, "| `%s` | %.1f | %,.0f |%n", scan.sql(), scan.medianMillis(),
                 scan.rowsPerCpuSecond()));
@@ -164,7 +164,7 @@ public final class BenchReport {
         goal(md, String.format(Locale.ROOT, "INSERT of %,d generated rows < 2 s", queries.insertedRows()),
             String.format(Locale.ROOT, "%.2f s", queries.insertSeconds()), queries.insertSeconds() < 2);
         for (SteadyStateLatency.Result latency : results.latencies()) {
-            goal(md, String.format(Locale.ROOT, "insert-to-visible p99 < 100 ms at 1,000 rows/s, written by %s",
+            goal(md, String.format(Locale.ROOT, "write-to-visible p99 < 100 ms at 1,000 rows/s, rows written by %s",
                     latency.writes().title()),
                 String.format(Locale.ROOT, "%.1f ms at %,.0f rows/s", latency.percentile(99), latency.achievedRate()),
                 latency.meetsGoal());
