@@ -135,10 +135,15 @@ public final class JobRunner implements AutoCloseable {
         // store as it is when it runs, so one more would do the same work again (review finding 16).
         store.addListener(() -> {
             if (reconcilePending.compareAndSet(false, true)) {
-                loop.execute(() -> {
+                try {
+                    loop.execute(() -> {
+                        reconcilePending.set(false);
+                        reconcileSafely();
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // The runner is closing (close() shut the loop down): there is nothing left to reconcile here.
                     reconcilePending.set(false);
-                    reconcileSafely();
-                });
+                }
             }
         });
         // Often enough that a view becomes visible within a fraction of a second of catching up.
