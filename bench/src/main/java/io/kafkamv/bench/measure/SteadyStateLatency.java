@@ -28,9 +28,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * until they are there: the time from sending a row to seeing it, as a client would. Rows are written one of two
  * {@link Writes ways}: INSERT statements into a table over pgjdbc, or records sent by a Kafka producer to a source's
  * topic (how the streaming systems quote their latency: a source's rows come from producers, not statements). The
- * INSERT writers
- * keep their rate whatever the latency is: an earlier version waited for each row before inserting the next, so
- * at 200 ms a row it wrote 5 rows a second, not the 50 it said. One connection is given
+ * INSERT writers keep their rate whatever the latency is: an earlier version waited for each row before inserting
+ * the next, so at 200 ms a row it wrote 5 rows a second, not the 50 it said. One connection is given
  * {@value #ROWS_PER_CONNECTION} statements a second, a round trip each, so higher rates get more writers (row i
  * is written by writer i mod n, at its time). Where the service cannot take the rate the writers fall behind: the
  * result says the rate they reached, which the goal is judged at.
