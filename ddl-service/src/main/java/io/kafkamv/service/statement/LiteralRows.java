@@ -82,11 +82,13 @@ final class LiteralRows {
             }
         }
         if (node instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST
-            && cast.operand(1) instanceof SqlDataTypeSpec spec && digits(cast.operand(0)) != null) {
+            && cast.operand(1) instanceof SqlDataTypeSpec spec) {
             // A float, as a client's float parameter arrives (see PgParameters).
-            return switch (spec.getTypeName().getSimple().toUpperCase(java.util.Locale.ROOT)) {
-                case "DOUBLE", "FLOAT" -> digits(cast.operand(0)).doubleValue();
-                case "REAL" -> digits(cast.operand(0)).floatValue();
+            BigDecimal digits = digits(cast.operand(0));
+            String type = spec.getTypeName().getSimple().toUpperCase(java.util.Locale.ROOT);
+            return digits == null ? NOT_CONSTANT : switch (type) {
+                case "DOUBLE", "FLOAT" -> digits.doubleValue();
+                case "REAL" -> digits.floatValue();
                 default -> NOT_CONSTANT;
             };
         }
