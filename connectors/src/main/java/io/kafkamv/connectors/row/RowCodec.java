@@ -60,16 +60,48 @@ public final class RowCodec {
     }
 
     public Object[] decode(byte[] bytes) {
-        if (bytes[0] != VERSION) {
-            throw new IllegalArgumentException("Unknown row format version " + bytes[0]);
-        }
-        Reader in = new Reader(bytes, 1 + (types.length + 7) / 8);
+        return decode(bytes, 0);
+    }
+
+    /** The row encoded at {@code offset} of {@code bytes}, to their end (a store keeps a timestamp before it). */
+    public Object[] decode(byte[] bytes, int offset) {
+        checkVersion(bytes, offset);
+        Reader in = new Reader(bytes, offset + 1 + (types.length + 7) / 8);
         Object[] row = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
-            boolean isNull = (bytes[1 + i / 8] & (1 << (i % 8))) != 0;
-            row[i] = isNull ? null : readValue(in, types[i]);
+            row[i] = isNull(bytes, offset, i) ? null : readValue(in, types[i]);
         }
         return row;
+    }
+
+    /**
+     * Only the values of {@code columns} (ascending indexes) of the row encoded at {@code offset}, in that order: the
+     * others are skipped, not built, which is what a scan that reads a few columns of wide rows saves.
+     */
+    public Object[] decode(byte[] bytes, int offset, int[] columns) {
+        checkVersion(bytes, offset);
+        Reader in = new Reader(bytes, offset + 1 + (types.length + 7) / 8);
+        Object[] values = new Object[columns.length];
+        int next = 0;
+        for (int i = 0; i < types.length && next < columns.length; i++) {
+            boolean isNull = isNull(bytes, offset, i);
+            if (columns[next] == i) {
+                values[next++] = isNull ? null : readValue(in, types[i]);
+            } else if (!isNull) {
+                skipValue(in, types[i]);
+            }
+        }
+        return values;
+    }
+
+    private static void checkVersion(byte[] bytes, int offset) {
+        if (bytes[offset] != VERSION) {
+            throw new IllegalArgumentException("Unknown row format version " + bytes[offset]);
+        }
+    }
+
+    private static boolean isNull(byte[] bytes, int offset, int column) {
+        return (bytes[offset + 1 + column / 8] & (1 << (column % 8))) != 0;
     }
 
     private static void writeValue(Writer out, SqlType type, Object value) {
@@ -105,6 +137,20 @@ public final class RowCodec {
             case VARCHAR, JSONB -> in.getString();
             case BYTEA -> in.getBytes();
         };
+    }
+
+    private static void skipValue(Reader in, SqlType type) {
+        switch (type) {
+            case BOOLEAN -> in.skip(1);
+            case SMALLINT -> in.skip(2);
+            case INTEGER, DATE, TIME, REAL -> in.skip(4);
+            case BIGINT, TIMESTAMP, TIMESTAMPTZ, INTERVAL, DOUBLE -> in.skip(8);
+            case DECIMAL -> {
+                in.getVarInt();
+                in.skipBytes();
+            }
+            case VARCHAR, JSONB, BYTEA -> in.skipBytes();
+        }
     }
 
     /**
@@ -226,6 +272,16 @@ public final class RowCodec {
             byte[] value = Arrays.copyOfRange(bytes, position, position + length);
             position += length;
             return value;
+        }
+
+        void skip(int count) {
+            position += count;
+        }
+
+        void skipBytes() {
+            int length = getVarInt();
+            checkLength(length);
+            position += length;
         }
 
         String getString() {

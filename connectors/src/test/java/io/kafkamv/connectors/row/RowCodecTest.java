@@ -93,4 +93,34 @@ class RowCodecTest {
 
         assertThat(codec.encode(new Object[] {7})).hasSize(1 + 1 + 4);
     }
+    @Test
+    void aRowIsReadAtAnOffsetAndOnlyTheColumnsAskedForAreBuilt() {
+        RowCodec codec = new RowCodec(EVERY_TYPE);
+        Object[] sparse = new Object[EVERY_TYPE.size()];
+        sparse[5] = 0.5;
+        sparse[6] = new BigDecimal("1.25");
+        sparse[14] = "{}";
+        for (Object[] row : List.of(aRowOfEveryType(), sparse)) {
+            byte[] encoded = codec.encode(row);
+            // As a timestamped store keeps a row: eight bytes of timestamp before it.
+            byte[] stored = new byte[8 + encoded.length];
+            System.arraycopy(encoded, 0, stored, 8, encoded.length);
+
+            assertThat(codec.decode(stored, 8)).usingRecursiveComparison().isEqualTo(row);
+            for (int[] columns : List.of(new int[] {}, new int[] {0}, new int[] {6}, new int[] {14},
+                new int[] {1, 5, 6, 7}, new int[] {2, 8, 13, 14}, java.util.stream.IntStream.range(0, 15).toArray())) {
+                Object[] expected = Arrays.stream(columns).mapToObj(column -> row[column]).toArray();
+                assertThat(codec.decode(stored, 8, columns)).usingRecursiveComparison().isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void aRowCutShortIsAnErrorWhenOnlySomeColumnsAreRead() {
+        RowCodec codec = new RowCodec(List.of(Column.of("k", SqlType.VARCHAR), Column.of("n", SqlType.BIGINT)));
+        byte[] bytes = codec.encode(new Object[] {"abc", 1L});
+
+        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(bytes, 4), 0, new int[] {1}))
+            .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("runs past the end");
+    }
 }
