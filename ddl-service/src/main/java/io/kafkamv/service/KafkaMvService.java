@@ -153,11 +153,11 @@ public final class KafkaMvService implements AutoCloseable {
     }
 
     private static RelationReader relationReader(Properties clientProperties, JobRunner runner) {
-        return entry -> {
+        return (entry, columns) -> {
             if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
-                return TopicSnapshot.read(clientProperties, CatalogService.relation(entry));
+                return QueryEngine.picked(TopicSnapshot.read(clientProperties, CatalogService.relation(entry)), columns);
             }
-            return () -> new ReadableView(entry, runner.reads());
+            return () -> new ReadableView(entry, runner.reads(), columns);
         };
     }
 

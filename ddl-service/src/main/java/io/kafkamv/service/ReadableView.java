@@ -16,10 +16,11 @@ final class ReadableView implements Iterator<Object[]>, AutoCloseable {
     private final CatalogEntry entry;
     private final ViewScan scan;
 
-    ReadableView(CatalogEntry entry, ViewReads reads) {
+    /** @param columns the indexes of the columns to read, ascending; null for every column */
+    ReadableView(CatalogEntry entry, ViewReads reads, int[] columns) {
         this.entry = entry;
         try {
-            this.scan = reads.openViewRows(entry.jobId(), Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
+            this.scan = reads.openViewRows(entry.jobId(), columns, Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
                 SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
         } catch (IncompleteReadException e) {

@@ -11,13 +11,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.kafkamv.compiler.topology.EncodedViewStore;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -94,24 +94,27 @@ final class ViewPartitions {
     }
 
     /**
-     * Iterators over every row of these partitions in this instance's stores, opened together, so that each sees its
-     * partition as it is now; the caller closes them. When one cannot be opened, those opened are closed again.
+     * Iterators over every row of these partitions in this instance's stores, as stored, opened together, so that
+     * each sees its partition as it is now; the caller closes them. When one cannot be opened, those opened are
+     * closed again.
      *
      * @throws InvalidStateStoreException when one of them is not active and ready here (moved, or restoring)
      */
-    List<KeyValueIterator<Object[], Object[]>> open(Set<Integer> partitions) {
-        List<KeyValueIterator<Object[], Object[]>> opened = new ArrayList<>(partitions.size());
+    List<ViewScan.StoredRows> open(Set<Integer> partitions) {
+        List<ViewScan.StoredRows> opened = new ArrayList<>(partitions.size());
         try {
             for (int partition : partitions) {
-                KeyValueIterator<Object[], Object[]> rows = partition(partition).all();
+                EncodedViewStore.Partition store = streams.store(
+                    StoreQueryParameters.fromNameAndType(this.store, new EncodedViewStore()).withPartition(partition));
+                ViewScan.StoredRows rows = new ViewScan.StoredRows(store.all(), store);
                 opened.add(rows);
                 // Kafka Streams opens the store's iterator at the first hasNext: a partition not ready here fails now,
                 // while the read can still be tried again, not in the middle of a query.
-                rows.hasNext();
+                rows.entries().hasNext();
             }
             return opened;
         } catch (RuntimeException e) {
-            opened.forEach(KeyValueIterator::close);
+            opened.forEach(rows -> rows.entries().close());
             throw e;
         }
     }

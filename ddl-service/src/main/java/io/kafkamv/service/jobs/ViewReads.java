@@ -95,8 +95,10 @@ public final class ViewReads {
      * active and ready (this one from its stores, the others from their REST endpoints). While partitions move or
      * restore, it tries again until {@code timeout}, then throws {@link IncompleteReadException}: never part of the
      * rows. Empty when the job does not run on this instance. The caller closes the scan.
+     *
+     * @param columns the indexes of the columns to read, ascending; null for every column
      */
-    public Optional<ViewScan> openViewRows(long jobId, Duration timeout) throws InterruptedException {
+    public Optional<ViewScan> openViewRows(long jobId, int[] columns, Duration timeout) throws InterruptedException {
         refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -105,7 +107,7 @@ public final class ViewReads {
                 return Optional.empty();
             }
             try {
-                return Optional.of(openEveryPartition(jobId, runtime.get()));
+                return Optional.of(openEveryPartition(jobId, runtime.get(), columns));
             } catch (InvalidStateStoreException | IllegalStateException moving) {
                 if (System.nanoTime() > deadline) {
                     throw new IncompleteReadException("could not read every partition of the view within "
@@ -118,7 +120,7 @@ public final class ViewReads {
         }
     }
 
-    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime) throws InterruptedException {
+    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime, int[] columns) throws InterruptedException {
         if (!runtime.isRunning()) {
             throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
         }
@@ -144,7 +146,7 @@ public final class ViewReads {
             }
         }
         return new ViewScan(partitions.open(byHost.getOrDefault(applicationServer, Set.of())), remote,
-            new RowCodec(runtime.plan().schema().columns()));
+            new RowCodec(runtime.plan().schema().columns()), columns);
     }
 
     /**
@@ -260,8 +262,10 @@ public final class ViewReads {
         }
         RowCodec codec = new RowCodec(runtime.get().plan().schema().columns());
         List<byte[]> rows = new ArrayList<>();
-        try (ViewScan scan = new ViewScan(runtime.get().partitions().open(partitions), List.of(), codec)) {
-            scan.forEachRemaining(row -> rows.add(codec.encode(row)));
+        try (ViewScan scan = new ViewScan(runtime.get().partitions().open(partitions), List.of(), codec, null)) {
+            while (scan.hasNext()) {
+                rows.add(scan.nextEncoded());
+            }
         } catch (InvalidStateStoreException | IllegalStateException | IncompleteReadException notReady) {
             return Optional.empty();
         }

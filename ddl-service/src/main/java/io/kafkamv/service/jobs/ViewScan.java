@@ -4,7 +4,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 
+import io.kafkamv.compiler.topology.EncodedViewStore;
 import io.kafkamv.connectors.row.RowCodec;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -12,32 +14,40 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * Every row of a view across the cluster, handed over as the reader takes them: this instance's partitions from
  * iterators opened together when the scan began, then the rows other instances sent for theirs. This instance's
  * rows are never gathered first: a count over a million of them keeps none alive, where gathering them made the
- * garbage collector copy them all, which cost as much as reading them.
+ * garbage collector copy them all, which cost as much as reading them. Rows are decoded from the stored bytes as
+ * they are taken, and only the columns the reader asked for: the keys they are stored under are never decoded.
  *
  * <p>A partition that moves away while it is read ends the scan with an {@link IncompleteReadException}, never
  * with part of the rows as if they were all. Close the scan when done, read to the end or not.
  */
 public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
 
-    private final List<KeyValueIterator<Object[], Object[]>> local;
+    /** One partition's stored entries, open, and how its store keeps a row. */
+    record StoredRows(KeyValueIterator<Bytes, byte[]> entries, EncodedViewStore.Partition store) {
+    }
+
+    private final List<StoredRows> local;
     private final Iterator<byte[]> remote;
     private final RowCodec codec;
+    private final int[] columns;
     private int current;
 
-    ViewScan(List<KeyValueIterator<Object[], Object[]>> local, List<byte[]> remote, RowCodec codec) {
+    /** @param columns the indexes of the columns to read, ascending; null for every column */
+    ViewScan(List<StoredRows> local, List<byte[]> remote, RowCodec codec, int[] columns) {
         this.local = local;
         this.remote = remote.iterator();
         this.codec = codec;
+        this.columns = columns;
     }
 
     @Override
     public boolean hasNext() {
         try {
             while (current < local.size()) {
-                if (local.get(current).hasNext()) {
+                if (local.get(current).entries().hasNext()) {
                     return true;
                 }
-                local.get(current++).close();
+                local.get(current++).entries().close();
             }
         } catch (InvalidStateStoreException moved) {
             throw movedWhileRead(moved);
@@ -51,19 +61,33 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
             throw new NoSuchElementException();
         }
         if (current == local.size()) {
-            return codec.decode(remote.next());
+            return decode(remote.next(), 0);
         }
         try {
-            return local.get(current).next().value;
+            StoredRows rows = local.get(current);
+            return decode(rows.entries().next().value, rows.store().rowOffset());
         } catch (InvalidStateStoreException moved) {
             throw movedWhileRead(moved);
         }
     }
 
+    /** The next row as this instance stores it, in {@link RowCodec}'s form, for an instance that reads the whole view. */
+    byte[] nextEncoded() {
+        if (!hasNext() || current == local.size()) {
+            throw new NoSuchElementException();
+        }
+        StoredRows rows = local.get(current);
+        return rows.store().row(rows.entries().next().value);
+    }
+
+    private Object[] decode(byte[] bytes, int offset) {
+        return columns == null ? codec.decode(bytes, offset) : codec.decode(bytes, offset, columns);
+    }
+
     @Override
     public void close() {
         while (current < local.size()) {
-            local.get(current++).close();
+            local.get(current++).entries().close();
         }
     }
 

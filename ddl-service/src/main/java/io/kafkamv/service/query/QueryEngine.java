@@ -71,7 +71,12 @@ public final class QueryEngine {
     /** A table queries can scan: rows of {@code relation}'s schema, read when a query runs. */
     public static org.apache.calcite.schema.Table table(Relation relation, Supplier<? extends Iterable<Object[]>> rows) {
         // The catalog's rows are lists: nothing to close.
-        return new RelationTable(relation, rows, new OpenScans());
+        return new RelationTable(relation, RelationTable.whole(rows), new OpenScans());
+    }
+
+    /** The values of {@code columns} (indexes, ascending, each once) of each of {@code rows}; all when null. */
+    public static Iterable<Object[]> picked(Iterable<Object[]> rows, int[] columns) {
+        return RelationTable.whole(() -> rows).read(columns);
     }
 
     /** A handle to stop the query a session is running. */
@@ -243,7 +248,7 @@ public final class QueryEngine {
         for (CatalogEntry entry : catalog.store().objects()) {
             if (entry.visible() && entry.definition() != null && entry.definition().has("schema")) {
                 Relation relation = CatalogService.relation(entry);
-                root.add(relation.name(), new RelationTable(relation, () -> reader.rows(entry), scans));
+                root.add(relation.name(), new RelationTable(relation, columns -> reader.rows(entry, columns), scans));
             }
         }
         GenerateSeries.addTo(root);

@@ -9,5 +9,6 @@ import io.kafkamv.jobstore.CatalogEntry;
 @FunctionalInterface
 public interface RelationReader {
 
-    Iterable<Object[]> rows(CatalogEntry entry);
+    /** The values of {@code columns} (indexes, ascending, each once) of each row, null for every column. */
+    Iterable<Object[]> rows(CatalogEntry entry, int[] columns);
 }

@@ -1,9 +1,11 @@
 package io.kafkamv.service.query;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.types.CalciteTypes;
@@ -14,21 +16,39 @@ import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.runtime.FlatLists;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
-/** A table or view as Calcite scans it for a query: its rows, read when the query runs. */
-final class RelationTable extends AbstractTable implements ScannableTable {
+/**
+ * A table or view as Calcite scans it for a query: its rows, read when the query runs, and only the columns the
+ * query uses ({@link RelationScan}; a view's scan then decodes no others: a count decodes none). Public for the code
+ * Calcite generates to call {@link #read}.
+ */
+public final class RelationTable extends AbstractTable implements TranslatableTable {
+
+    /** Reads the rows of a relation: the values of {@code columns} (indexes, ascending, each once), null for all. */
+    @FunctionalInterface
+    interface Rows {
+        Iterable<Object[]> read(int[] columns);
+    }
 
     private final Relation relation;
-    private final Supplier<? extends Iterable<Object[]>> rows;
+    private final Rows rows;
     private final OpenScans opened;
 
     /** @param opened where a scan that must be closed is noted when it opens, for the query to close it */
-    RelationTable(Relation relation, Supplier<? extends Iterable<Object[]>> rows, OpenScans opened) {
+    RelationTable(Relation relation, Rows rows, OpenScans opened) {
         this.relation = relation;
         this.rows = rows;
         this.opened = opened;
+    }
+
+    /** Rows that are read whole, picked to the columns asked for. */
+    static Rows whole(Supplier<? extends Iterable<Object[]>> rows) {
+        return columns -> columns == null ? rows.get() : () -> new Picked(rows.get().iterator(), columns);
     }
 
     @Override
@@ -37,8 +57,16 @@ final class RelationTable extends AbstractTable implements ScannableTable {
     }
 
     @Override
-    public Enumerable<Object[]> scan(DataContext root) {
-        Iterable<Object[]> iterable = rows.get();
+    public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable table) {
+        return new RelationScan(context.getCluster(), table, this,
+            IntStream.range(0, relation.schema().columns().size()).toArray());
+    }
+
+    /** The rows with the columns of {@code projects}, in its order (null: all), as a query's plan reads them. */
+    public Enumerable<Object[]> read(DataContext root, int[] projects) {
+        int[] read = projects == null ? null : IntStream.of(projects).sorted().distinct().toArray();
+        Iterable<Object[]> iterable = read == null || Arrays.equals(read, projects) ? rows.read(read)
+            : () -> new Picked(rows.read(read).iterator(), positions(projects, read));
         return new AbstractEnumerable<>() {
             private boolean streamed;
             private List<Object[]> kept;
@@ -66,12 +94,69 @@ final class RelationTable extends AbstractTable implements ScannableTable {
         };
     }
 
+    /** Each row's single column, as Calcite's code takes rows of one column. */
+    public Enumerable<Object> readValues(DataContext root, int[] projects) {
+        return read(root, projects).select(row -> row[0]);
+    }
+
+    /** An empty list for each row, as Calcite's code takes rows of no columns (a count's). */
+    public Enumerable<List<Object>> readEmptyRows(DataContext root) {
+        return read(root, new int[0]).select(row -> FlatLists.of());
+    }
+
+    /** Where each of {@code projects} is among {@code read}. */
+    private static int[] positions(int[] projects, int[] read) {
+        return IntStream.of(projects).map(column -> Arrays.binarySearch(read, column)).toArray();
+    }
+
     private Iterator<Object[]> open(Iterable<Object[]> iterable) {
         Iterator<Object[]> iterator = iterable.iterator();
         if (iterator instanceof AutoCloseable closeable) {
             opened.add(closeable);
         }
         return iterator;
+    }
+
+    private static void closeIfCloseable(Iterator<Object[]> rows) {
+        if (rows instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close a scan of rows: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The values at {@code positions} of each row, in that order; closes the rows it picks from. */
+    private static final class Picked implements Iterator<Object[]>, AutoCloseable {
+
+        private final Iterator<Object[]> rows;
+        private final int[] positions;
+
+        Picked(Iterator<Object[]> rows, int[] positions) {
+            this.rows = rows;
+            this.positions = positions;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return rows.hasNext();
+        }
+
+        @Override
+        public Object[] next() {
+            Object[] row = rows.next();
+            Object[] picked = new Object[positions.length];
+            for (int i = 0; i < positions.length; i++) {
+                picked[i] = row[positions[i]];
+            }
+            return picked;
+        }
+
+        @Override
+        public void close() {
+            closeIfCloseable(rows);
+        }
     }
 
     /** Linq4j's enumerator of an iterator never closes it; a scan of a view's stores must be closed. */
@@ -105,13 +190,7 @@ final class RelationTable extends AbstractTable implements ScannableTable {
 
         @Override
         public void close() {
-            if (rows instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("could not close a scan of rows: " + e.getMessage(), e);
-                }
-            }
+            closeIfCloseable(rows);
         }
     }
 }

@@ -47,10 +47,10 @@ class RelationTableTest {
     void aScanTheQueryNeverClosesIsClosedWithTheQuery() {
         AtomicInteger closes = new AtomicInteger();
         OpenScans scans = new OpenScans();
-        RelationTable table = new RelationTable(RELATION, () -> () -> new CountedScan(closes), scans);
+        RelationTable table = new RelationTable(RELATION, RelationTable.whole(() -> () -> new CountedScan(closes)), scans);
 
         // What a query that fails in its first row leaves behind: an enumerator that read a row and was never closed.
-        Enumerator<Object[]> abandoned = table.scan(null).enumerator();
+        Enumerator<Object[]> abandoned = table.read(null, null).enumerator();
         assertThat(abandoned.moveNext()).isTrue();
         assertThat(closes).hasValue(0);
 
@@ -62,9 +62,9 @@ class RelationTableTest {
     void aScanReadToTheEndAndClosedByCalciteIsClosedOnceMoreHarmlessly() {
         AtomicInteger closes = new AtomicInteger();
         OpenScans scans = new OpenScans();
-        RelationTable table = new RelationTable(RELATION, () -> () -> new CountedScan(closes), scans);
+        RelationTable table = new RelationTable(RELATION, RelationTable.whole(() -> () -> new CountedScan(closes)), scans);
 
-        assertThat(readAll(table.scan(null).enumerator())).isEqualTo(2);
+        assertThat(readAll(table.read(null, null).enumerator())).isEqualTo(2);
         scans.close();
         assertThat(closes).as("Calcite's close and the query's; a view's scan ignores the second").hasValue(2);
     }
@@ -74,17 +74,47 @@ class RelationTableTest {
         AtomicInteger opens = new AtomicInteger();
         AtomicInteger closes = new AtomicInteger();
         OpenScans scans = new OpenScans();
-        RelationTable table = new RelationTable(RELATION, () -> () -> {
+        RelationTable table = new RelationTable(RELATION, RelationTable.whole(() -> () -> {
             opens.incrementAndGet();
             return new CountedScan(closes);
-        }, scans);
-        var enumerable = table.scan(null);
+        }), scans);
+        var enumerable = table.read(null, null);
 
         for (int outerRow = 0; outerRow < 5; outerRow++) {
             assertThat(readAll(enumerable.enumerator())).isEqualTo(2);
         }
         scans.close();
         assertThat(opens).as("a streamed read, then one kept for the enumerations after it").hasValue(2);
+    }
+
+    @Test
+    void aScanReadsTheColumnsTheQueryUsesInAscendingOrderAndGivesThemInTheQuerysOrder() {
+        Relation wide = new Relation("w", RowSchema.of(Column.of("a", SqlType.INTEGER), Column.of("b", SqlType.VARCHAR),
+            Column.of("c", SqlType.BIGINT)), List.of(), "kmv-view-w");
+        List<int[]> asked = new java.util.ArrayList<>();
+        RelationTable table = new RelationTable(wide, columns -> {
+            asked.add(columns);
+            // As a view's scan decodes them: only the columns asked for.
+            return List.<Object[]>of(java.util.Arrays.stream(columns).mapToObj(column -> "col" + column).toArray());
+        }, new OpenScans());
+
+        try (Enumerator<Object[]> rows = table.read(null, new int[] {2, 0}).enumerator()) {
+            assertThat(rows.moveNext()).isTrue();
+            assertThat(rows.current()).containsExactly("col2", "col0");
+        }
+        try (Enumerator<Object[]> rows = table.read(null, new int[] {}).enumerator()) {
+            assertThat(rows.moveNext()).isTrue();
+            assertThat(rows.current()).isEmpty();
+        }
+        assertThat(asked).containsExactly(new int[] {0, 2}, new int[] {});
+    }
+
+    @Test
+    void rowsReadWholeArePickedToTheColumnsAskedFor() {
+        RelationTable.Rows rows = RelationTable.whole(() -> List.<Object[]>of(new Object[] {1, "x", 3L}));
+
+        assertThat(rows.read(null)).singleElement().isEqualTo(new Object[] {1, "x", 3L});
+        assertThat(rows.read(new int[] {1, 2})).singleElement().isEqualTo(new Object[] {"x", 3L});
     }
 
     /** Reads an enumerator to its end and closes it, as Calcite does with a result it returned: how many rows. */

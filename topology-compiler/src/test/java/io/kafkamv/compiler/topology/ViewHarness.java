@@ -202,6 +202,19 @@ public final class ViewHarness implements AutoCloseable {
         return rows;
     }
 
+    /** The view's store partition as {@link EncodedViewStore} reads it, as queries do. */
+    public EncodedViewStore.Partition encodedStore() {
+        org.apache.kafka.streams.processor.StateStore store = driver.getAllStateStores().get(view.plan().store());
+        assertThatStore(new EncodedViewStore().accepts(store), store);
+        return EncodedViewStore.of(store);
+    }
+
+    private static void assertThatStore(boolean accepted, Object store) {
+        if (!accepted) {
+            throw new AssertionError("EncodedViewStore does not accept the view's store " + store.getClass().getName());
+        }
+    }
+
     @Override
     public void close() {
         if (driver != null) {

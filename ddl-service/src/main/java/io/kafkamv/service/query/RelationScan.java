@@ -1,0 +1,86 @@
+package io.kafkamv.service.query;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * A scan of a {@link RelationTable} that reads only some of its columns. Calcite's planner trims the columns a query
+ * does not use ({@link #project}, called by its field trimmer), so {@code SELECT sum(v)} reads one column and
+ * {@code SELECT count(*)} none: a view's scan then decodes only those. Calcite's own way, a
+ * {@code ProjectableFilterableTable}, runs the scan in its interpreter, which cost more than the decoding it saved.
+ */
+final class RelationScan extends TableScan implements EnumerableRel {
+
+    private final RelationTable relation;
+    /** The table's columns this scan reads, in the order of its row. */
+    private final int[] fields;
+
+    RelationScan(RelOptCluster cluster, RelOptTable table, RelationTable relation, int[] fields) {
+        super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), List.of(), table);
+        this.relation = relation;
+        this.fields = fields;
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new RelationScan(getCluster(), table, relation, fields);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        List<RelDataTypeField> columns = table.getRowType().getFieldList();
+        return getCluster().getTypeFactory().createStructType(
+            Arrays.stream(fields).mapToObj(columns::get).toList());
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter writer) {
+        return super.explainTerms(writer).item("fields", Arrays.toString(fields));
+    }
+
+    /** This scan reading only {@code fieldsUsed} of its columns, unless the trimmer asks for more than columns. */
+    @Override
+    public RelNode project(ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
+        if (!extraFields.isEmpty() || fieldsUsed.cardinality() == fields.length) {
+            return super.project(fieldsUsed, extraFields, relBuilder);
+        }
+        return new RelationScan(getCluster(), table, relation, fieldsUsed.asList().stream()
+            .mapToInt(used -> fields[used]).toArray());
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer preference) {
+        // Calcite's code takes a row of one column as its value and a row of none as an empty list.
+        PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+        Expression table = implementor.stash(relation, RelationTable.class);
+        Expression root = implementor.getRootExpression();
+        Expression rows = switch (physType.getFormat()) {
+            case ARRAY -> Expressions.call(table, "read", root, Expressions.constant(fields));
+            case SCALAR -> Expressions.call(table, "readValues", root, Expressions.constant(fields));
+            case LIST -> Expressions.call(table, "readEmptyRows", root);
+            default -> throw new IllegalStateException("a scan of " + fields.length + " columns as " + physType.getFormat());
+        };
+        return implementor.result(physType, Blocks.toBlock(rows));
+    }
+}
