@@ -146,7 +146,7 @@ public final class ViewReads {
             }
         }
         return new ViewScan(partitions.open(byHost.getOrDefault(applicationServer, Set.of())), remote,
-            new RowCodec(runtime.plan().schema().columns()), columns);
+            new RowCodec(runtime.plan().schema().columns()), columns, "view-scan-" + jobId);
     }
 
     /**
@@ -260,12 +260,10 @@ public final class ViewReads {
         if (partitions == null) {
             partitions = runtime.get().partitions().byHost().getOrDefault(applicationServer, Set.of());
         }
-        RowCodec codec = new RowCodec(runtime.get().plan().schema().columns());
         List<byte[]> rows = new ArrayList<>();
-        try (ViewScan scan = new ViewScan(runtime.get().partitions().open(partitions), List.of(), codec, null)) {
-            while (scan.hasNext()) {
-                rows.add(scan.nextEncoded());
-            }
+        try (PartitionReads<byte[]> scan = new PartitionReads<>(runtime.get().partitions().open(partitions),
+                (stored, store) -> store.row(stored), "view-rows-" + jobId)) {
+            scan.forEachRemaining(rows::add);
         } catch (InvalidStateStoreException | IllegalStateException | IncompleteReadException notReady) {
             return Optional.empty();
         }

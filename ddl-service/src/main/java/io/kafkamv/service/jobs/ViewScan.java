@@ -14,8 +14,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * Every row of a view across the cluster, handed over as the reader takes them: this instance's partitions from
  * iterators opened together when the scan began, then the rows other instances sent for theirs. This instance's
  * rows are never gathered first: a count over a million of them keeps none alive, where gathering them made the
- * garbage collector copy them all, which cost as much as reading them. Rows are decoded from the stored bytes as
- * they are taken, and only the columns the reader asked for: the keys they are stored under are never decoded.
+ * garbage collector copy them all, which cost as much as reading them. Rows are decoded from the stored bytes,
+ * only the columns the reader asked for, and the keys they are stored under never.
  *
  * <p>A partition that moves away while it is read ends the scan with an {@link IncompleteReadException}, never
  * with part of the rows as if they were all. Close the scan when done, read to the end or not.
@@ -26,28 +26,28 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
     record StoredRows(KeyValueIterator<Bytes, byte[]> entries, EncodedViewStore.Partition store) {
     }
 
-    private final List<StoredRows> local;
+    private final PartitionReads<Object[]> local;
     private final Iterator<byte[]> remote;
     private final RowCodec codec;
     private final int[] columns;
-    private int current;
 
-    /** @param columns the indexes of the columns to read, ascending; null for every column */
-    ViewScan(List<StoredRows> local, List<byte[]> remote, RowCodec codec, int[] columns) {
-        this.local = local;
-        this.remote = remote.iterator();
+    /**
+     * Starts reading this instance's partitions ({@link PartitionReads}).
+     *
+     * @param columns the indexes of the columns to read, ascending; null for every column
+     */
+    ViewScan(List<StoredRows> local, List<byte[]> remote, RowCodec codec, int[] columns, String threadName) {
         this.codec = codec;
         this.columns = columns;
+        this.remote = remote.iterator();
+        this.local = new PartitionReads<>(local, (stored, store) -> decode(stored, store.rowOffset()), threadName);
     }
 
     @Override
     public boolean hasNext() {
         try {
-            while (current < local.size()) {
-                if (local.get(current).entries().hasNext()) {
-                    return true;
-                }
-                local.get(current++).entries().close();
+            if (local.hasNext()) {
+                return true;
             }
         } catch (InvalidStateStoreException moved) {
             throw movedWhileRead(moved);
@@ -60,24 +60,7 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        if (current == local.size()) {
-            return decode(remote.next(), 0);
-        }
-        try {
-            StoredRows rows = local.get(current);
-            return decode(rows.entries().next().value, rows.store().rowOffset());
-        } catch (InvalidStateStoreException moved) {
-            throw movedWhileRead(moved);
-        }
-    }
-
-    /** The next row as this instance stores it, in {@link RowCodec}'s form, for an instance that reads the whole view. */
-    byte[] nextEncoded() {
-        if (!hasNext() || current == local.size()) {
-            throw new NoSuchElementException();
-        }
-        StoredRows rows = local.get(current);
-        return rows.store().row(rows.entries().next().value);
+        return local.hasNext() ? local.next() : decode(remote.next(), 0);
     }
 
     private Object[] decode(byte[] bytes, int offset) {
@@ -86,9 +69,7 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
 
     @Override
     public void close() {
-        while (current < local.size()) {
-            local.get(current++).entries().close();
-        }
+        local.close();
     }
 
     private static IncompleteReadException movedWhileRead(InvalidStateStoreException moved) {
