@@ -153,11 +153,11 @@ public final class KafkaMvService implements AutoCloseable {
     }
 
     private static RelationReader relationReader(Properties clientProperties, JobRunner runner) {
-        return (entry, columns) -> {
+        return (entry, columns, filter) -> {
             if (entry.kind() == ObjectKind.TABLE || entry.kind() == ObjectKind.SOURCE) {
                 return QueryEngine.picked(TopicSnapshot.read(clientProperties, CatalogService.relation(entry)), columns);
             }
-            return () -> new ReadableView(entry, runner.reads(), columns);
+            return () -> new ReadableView(entry, runner.reads(), columns, filter);
         };
     }
 

@@ -16,11 +16,14 @@ final class ReadableView implements Iterator<Object[]>, AutoCloseable {
     private final CatalogEntry entry;
     private final ViewScan scan;
 
-    /** @param columns the indexes of the columns to read, ascending; null for every column */
-    ReadableView(CatalogEntry entry, ViewReads reads, int[] columns) {
+    /**
+     * @param columns the indexes of the columns to read, ascending; null for every column
+     * @param filter what rows of those columns to leave out, where the view's rows are read; null for none
+     */
+    ReadableView(CatalogEntry entry, ViewReads reads, int[] columns, java.util.function.Predicate<Object[]> filter) {
         this.entry = entry;
         try {
-            this.scan = reads.openViewRows(entry.jobId(), columns, Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
+            this.scan = reads.openViewRows(entry.jobId(), columns, filter, Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(
                 SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE,
                 "materialized view \"" + entry.name() + "\" is not ready on this instance yet; try again"));
         } catch (IncompleteReadException e) {

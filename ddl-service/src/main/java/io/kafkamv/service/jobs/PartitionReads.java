@@ -48,7 +48,7 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
 
     /**
      * Starts reading: {@code read} makes what the reader takes of each stored value (a decoded row, or the row's
-     * bytes for another instance).
+     * bytes for another instance), or null to leave the value out.
      */
     PartitionReads(List<ViewScan.StoredRows> partitions, BiFunction<byte[], EncodedViewStore.Partition, T> read,
                    String threadName) {
@@ -149,7 +149,10 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
         List<T> batch = new ArrayList<>(BATCH);
         while (!closed && rows.entries().hasNext()) {
             KeyValue<Bytes, byte[]> entry = rows.entries().next();
-            batch.add(read.apply(entry.value, rows.store()));
+            T value = read.apply(entry.value, rows.store());
+            if (value != null) {
+                batch.add(value);
+            }
             if (batch.size() == BATCH) {
                 hand(new Batch<>(batch, null));
                 batch = new ArrayList<>(BATCH);

@@ -97,8 +97,10 @@ public final class ViewReads {
      * rows. Empty when the job does not run on this instance. The caller closes the scan.
      *
      * @param columns the indexes of the columns to read, ascending; null for every column
+     * @param filter what rows of those columns this instance's partitions may leave out as they are read; null for none
      */
-    public Optional<ViewScan> openViewRows(long jobId, int[] columns, Duration timeout) throws InterruptedException {
+    public Optional<ViewScan> openViewRows(long jobId, int[] columns, java.util.function.Predicate<Object[]> filter,
+                                           Duration timeout) throws InterruptedException {
         refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -107,7 +109,7 @@ public final class ViewReads {
                 return Optional.empty();
             }
             try {
-                return Optional.of(openEveryPartition(jobId, runtime.get(), columns));
+                return Optional.of(openEveryPartition(jobId, runtime.get(), columns, filter));
             } catch (InvalidStateStoreException | IllegalStateException moving) {
                 if (System.nanoTime() > deadline) {
                     throw new IncompleteReadException("could not read every partition of the view within "
@@ -120,7 +122,8 @@ public final class ViewReads {
         }
     }
 
-    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime, int[] columns) throws InterruptedException {
+    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime, int[] columns,
+                                        java.util.function.Predicate<Object[]> filter) throws InterruptedException {
         if (!runtime.isRunning()) {
             throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
         }
@@ -146,7 +149,7 @@ public final class ViewReads {
             }
         }
         return new ViewScan(partitions.open(byHost.getOrDefault(applicationServer, Set.of())), remote,
-            new RowCodec(runtime.plan().schema().columns()), columns, "view-scan-" + jobId);
+            new RowCodec(runtime.plan().schema().columns()), columns, filter, "view-scan-" + jobId);
     }
 
     /**

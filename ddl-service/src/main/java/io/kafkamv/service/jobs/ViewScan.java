@@ -3,6 +3,7 @@ package io.kafkamv.service.jobs;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.Predicate;
 
 import io.kafkamv.compiler.topology.EncodedViewStore;
 import io.kafkamv.connectors.row.RowCodec;
@@ -35,12 +36,18 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
      * Starts reading this instance's partitions ({@link PartitionReads}).
      *
      * @param columns the indexes of the columns to read, ascending; null for every column
+     * @param filter the rows of those columns to leave out of this instance's partitions as they are read (the
+     *               other instances' rows are not filtered: the query filters every row anyway); null for none
      */
-    ViewScan(List<StoredRows> local, List<byte[]> remote, RowCodec codec, int[] columns, String threadName) {
+    ViewScan(List<StoredRows> local, List<byte[]> remote, RowCodec codec, int[] columns, Predicate<Object[]> filter,
+             String threadName) {
         this.codec = codec;
         this.columns = columns;
         this.remote = remote.iterator();
-        this.local = new PartitionReads<>(local, (stored, store) -> decode(stored, store.rowOffset()), threadName);
+        this.local = new PartitionReads<>(local, (stored, store) -> {
+            Object[] row = decode(stored, store.rowOffset());
+            return filter == null || filter.test(row) ? row : null;
+        }, threadName);
     }
 
     @Override

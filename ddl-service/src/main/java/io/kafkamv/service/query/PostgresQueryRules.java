@@ -74,7 +74,8 @@ public final class PostgresQueryRules {
         return Hook.PROGRAM.addThread((Holder<Program> program) -> {
             Program planned = program.get() == null ? Programs.standard() : program.get();
             program.set(Programs.sequence(
-                (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(true, caller)),
+                (planner, rel, traits, materializations, lattices) ->
+                    RelationScan.withFiltersInScans(rel.accept(new EveryNode(true, caller))),
                 planned,
                 (planner, rel, traits, materializations, lattices) -> rel.accept(new EveryNode(false, caller))));
         });

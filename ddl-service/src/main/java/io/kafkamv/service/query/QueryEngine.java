@@ -76,7 +76,7 @@ public final class QueryEngine {
 
     /** The values of {@code columns} (indexes, ascending, each once) of each of {@code rows}; all when null. */
     public static Iterable<Object[]> picked(Iterable<Object[]> rows, int[] columns) {
-        return RelationTable.whole(() -> rows).read(columns);
+        return RelationTable.whole(() -> rows).read(columns, null);
     }
 
     /** A handle to stop the query a session is running. */
@@ -248,7 +248,7 @@ public final class QueryEngine {
         for (CatalogEntry entry : catalog.store().objects()) {
             if (entry.visible() && entry.definition() != null && entry.definition().has("schema")) {
                 Relation relation = CatalogService.relation(entry);
-                root.add(relation.name(), new RelationTable(relation, columns -> reader.rows(entry, columns), scans));
+                root.add(relation.name(), new RelationTable(relation, (columns, filter) -> reader.rows(entry, columns, filter), scans));
             }
         }
         GenerateSeries.addTo(root);

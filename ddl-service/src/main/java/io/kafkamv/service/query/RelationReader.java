@@ -9,6 +9,9 @@ import io.kafkamv.jobstore.CatalogEntry;
 @FunctionalInterface
 public interface RelationReader {
 
-    /** The values of {@code columns} (indexes, ascending, each once) of each row, null for every column. */
-    Iterable<Object[]> rows(CatalogEntry entry, int[] columns);
+    /**
+     * The values of {@code columns} (indexes, ascending, each once) of each row, null for every column. Rows of those
+     * values {@code filter} refuses may be left out (null: none); the query filters them anyway.
+     */
+    Iterable<Object[]> rows(CatalogEntry entry, int[] columns, java.util.function.Predicate<Object[]> filter);
 }

@@ -2,7 +2,9 @@ package io.kafkamv.service.query;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -16,8 +18,10 @@ import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -35,16 +39,46 @@ final class RelationScan extends TableScan implements EnumerableRel {
     private final RelationTable relation;
     /** The table's columns this scan reads, in the order of its row. */
     private final int[] fields;
+    /** What of the filter right above this scan its reading threads apply; null for nothing. */
+    private final ScanFilter filter;
 
     RelationScan(RelOptCluster cluster, RelOptTable table, RelationTable relation, int[] fields) {
+        this(cluster, table, relation, fields, null);
+    }
+
+    private RelationScan(RelOptCluster cluster, RelOptTable table, RelationTable relation, int[] fields,
+                         ScanFilter filter) {
         super(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), List.of(), table);
         this.relation = relation;
         this.fields = fields;
+        this.filter = filter;
+    }
+
+    /**
+     * The plan with each filter right above a scan also applied by the scan's reading threads, as far as
+     * {@link ScanFilter} can: rows the filter drops are then never handed to the query. The filter stays where it is.
+     * For the plan as Calcite's field trimmer left it, before its rules run.
+     */
+    static RelNode withFiltersInScans(RelNode plan) {
+        return plan.accept(new RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                RelNode visited = super.visit(other);
+                if (visited instanceof Filter filter && filter.getInput() instanceof RelationScan scan && scan.filter == null) {
+                    Optional<ScanFilter> applied = ScanFilter.of(filter.getCondition(), scan.getRowType());
+                    if (applied.isPresent()) {
+                        return filter.copy(filter.getTraitSet(), new RelationScan(scan.getCluster(), scan.table,
+                            scan.relation, scan.fields, applied.get()), filter.getCondition());
+                    }
+                }
+                return visited;
+            }
+        });
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new RelationScan(getCluster(), table, relation, fields);
+        return new RelationScan(getCluster(), table, relation, fields, filter);
     }
 
     @Override
@@ -56,13 +90,13 @@ final class RelationScan extends TableScan implements EnumerableRel {
 
     @Override
     public RelWriter explainTerms(RelWriter writer) {
-        return super.explainTerms(writer).item("fields", Arrays.toString(fields));
+        return super.explainTerms(writer).item("fields", Arrays.toString(fields)).itemIf("filter", filter, filter != null);
     }
 
     /** This scan reading only {@code fieldsUsed} of its columns, unless the trimmer asks for more than columns. */
     @Override
     public RelNode project(ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
-        if (!extraFields.isEmpty() || fieldsUsed.cardinality() == fields.length) {
+        if (!extraFields.isEmpty() || fieldsUsed.cardinality() == fields.length || filter != null) {
             return super.project(fieldsUsed, extraFields, relBuilder);
         }
         return new RelationScan(getCluster(), table, relation, fieldsUsed.asList().stream()
@@ -75,9 +109,13 @@ final class RelationScan extends TableScan implements EnumerableRel {
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
         Expression table = implementor.stash(relation, RelationTable.class);
         Expression root = implementor.getRootExpression();
+        Expression columns = Expressions.constant(fields);
+        int[] readOrder = RelationTable.readOrder(fields);
+        Expression rowFilter = filter == null ? Expressions.constant(null, Predicate.class)
+            : implementor.stash(filter.moved(field -> readOrder[field]), Predicate.class);
         Expression rows = switch (physType.getFormat()) {
-            case ARRAY -> Expressions.call(table, "read", root, Expressions.constant(fields));
-            case SCALAR -> Expressions.call(table, "readValues", root, Expressions.constant(fields));
+            case ARRAY -> Expressions.call(table, "read", root, columns, rowFilter);
+            case SCALAR -> Expressions.call(table, "readValues", root, columns, rowFilter);
             case LIST -> Expressions.call(table, "readEmptyRows", root);
             default -> throw new IllegalStateException("a scan of " + fields.length + " columns as " + physType.getFormat());
         };

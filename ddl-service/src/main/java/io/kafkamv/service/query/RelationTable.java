@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -29,10 +30,13 @@ import org.apache.calcite.schema.impl.AbstractTable;
  */
 public final class RelationTable extends AbstractTable implements TranslatableTable {
 
-    /** Reads the rows of a relation: the values of {@code columns} (indexes, ascending, each once), null for all. */
+    /**
+     * Reads the rows of a relation: the values of {@code columns} (indexes, ascending, each once), null for all. Rows
+     * of those values {@code filter} refuses may be left out (null: none).
+     */
     @FunctionalInterface
     interface Rows {
-        Iterable<Object[]> read(int[] columns);
+        Iterable<Object[]> read(int[] columns, Predicate<Object[]> filter);
     }
 
     private final Relation relation;
@@ -48,7 +52,7 @@ public final class RelationTable extends AbstractTable implements TranslatableTa
 
     /** Rows that are read whole, picked to the columns asked for. */
     static Rows whole(Supplier<? extends Iterable<Object[]>> rows) {
-        return columns -> columns == null ? rows.get() : () -> new Picked(rows.get().iterator(), columns);
+        return (columns, filter) -> columns == null ? rows.get() : () -> new Picked(rows.get().iterator(), columns);
     }
 
     @Override
@@ -62,11 +66,14 @@ public final class RelationTable extends AbstractTable implements TranslatableTa
             IntStream.range(0, relation.schema().columns().size()).toArray());
     }
 
-    /** The rows with the columns of {@code projects}, in its order (null: all), as a query's plan reads them. */
-    public Enumerable<Object[]> read(DataContext root, int[] projects) {
+    /**
+     * The rows with the columns of {@code projects}, in its order (null: all), as a query's plan reads them. Rows
+     * {@code filter} refuses may be left out; it tests rows of those columns in ascending order, as they are read.
+     */
+    public Enumerable<Object[]> read(DataContext root, int[] projects, Predicate<Object[]> filter) {
         int[] read = projects == null ? null : IntStream.of(projects).sorted().distinct().toArray();
-        Iterable<Object[]> iterable = read == null || Arrays.equals(read, projects) ? rows.read(read)
-            : () -> new Picked(rows.read(read).iterator(), positions(projects, read));
+        Iterable<Object[]> iterable = read == null || Arrays.equals(read, projects) ? rows.read(read, filter)
+            : () -> new Picked(rows.read(read, filter).iterator(), positions(projects, read));
         return new AbstractEnumerable<>() {
             private boolean streamed;
             private List<Object[]> kept;
@@ -95,13 +102,18 @@ public final class RelationTable extends AbstractTable implements TranslatableTa
     }
 
     /** Each row's single column, as Calcite's code takes rows of one column. */
-    public Enumerable<Object> readValues(DataContext root, int[] projects) {
-        return read(root, projects).select(row -> row[0]);
+    public Enumerable<Object> readValues(DataContext root, int[] projects, Predicate<Object[]> filter) {
+        return read(root, projects, filter).select(row -> row[0]);
     }
 
     /** An empty list for each row, as Calcite's code takes rows of no columns (a count's). */
     public Enumerable<List<Object>> readEmptyRows(DataContext root) {
-        return read(root, new int[0]).select(row -> FlatLists.of());
+        return read(root, new int[0], null).select(row -> FlatLists.of());
+    }
+
+    /** Where each of {@code projects} is among the columns read: those in ascending order, each once. */
+    static int[] readOrder(int[] projects) {
+        return positions(projects, IntStream.of(projects).sorted().distinct().toArray());
     }
 
     /** Where each of {@code projects} is among {@code read}. */

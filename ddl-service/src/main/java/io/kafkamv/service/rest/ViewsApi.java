@@ -92,7 +92,7 @@ final class ViewsApi {
         if (held.isPresent()) {
             held.get().ifPresent(row -> result.add(Arrays.asList(row)));
         } else {
-            try (ViewScan scan = reads.openViewRows(jobId, null, Duration.ofSeconds(30)).orElse(null)) {
+            try (ViewScan scan = reads.openViewRows(jobId, null, null, Duration.ofSeconds(30)).orElse(null)) {
                 if (scan == null) {
                     Problem.respond(ctx, Problem.of(503, "Service unavailable", "the view's rows are not ready on this instance yet"));
                     return;

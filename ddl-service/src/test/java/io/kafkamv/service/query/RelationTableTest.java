@@ -50,7 +50,7 @@ class RelationTableTest {
         RelationTable table = new RelationTable(RELATION, RelationTable.whole(() -> () -> new CountedScan(closes)), scans);
 
         // What a query that fails in its first row leaves behind: an enumerator that read a row and was never closed.
-        Enumerator<Object[]> abandoned = table.read(null, null).enumerator();
+        Enumerator<Object[]> abandoned = table.read(null, null, null).enumerator();
         assertThat(abandoned.moveNext()).isTrue();
         assertThat(closes).hasValue(0);
 
@@ -64,7 +64,7 @@ class RelationTableTest {
         OpenScans scans = new OpenScans();
         RelationTable table = new RelationTable(RELATION, RelationTable.whole(() -> () -> new CountedScan(closes)), scans);
 
-        assertThat(readAll(table.read(null, null).enumerator())).isEqualTo(2);
+        assertThat(readAll(table.read(null, null, null).enumerator())).isEqualTo(2);
         scans.close();
         assertThat(closes).as("Calcite's close and the query's; a view's scan ignores the second").hasValue(2);
     }
@@ -78,7 +78,7 @@ class RelationTableTest {
             opens.incrementAndGet();
             return new CountedScan(closes);
         }), scans);
-        var enumerable = table.read(null, null);
+        var enumerable = table.read(null, null, null);
 
         for (int outerRow = 0; outerRow < 5; outerRow++) {
             assertThat(readAll(enumerable.enumerator())).isEqualTo(2);
@@ -92,17 +92,17 @@ class RelationTableTest {
         Relation wide = new Relation("w", RowSchema.of(Column.of("a", SqlType.INTEGER), Column.of("b", SqlType.VARCHAR),
             Column.of("c", SqlType.BIGINT)), List.of(), "kmv-view-w");
         List<int[]> asked = new java.util.ArrayList<>();
-        RelationTable table = new RelationTable(wide, columns -> {
+        RelationTable table = new RelationTable(wide, (columns, filter) -> {
             asked.add(columns);
             // As a view's scan decodes them: only the columns asked for.
             return List.<Object[]>of(java.util.Arrays.stream(columns).mapToObj(column -> "col" + column).toArray());
         }, new OpenScans());
 
-        try (Enumerator<Object[]> rows = table.read(null, new int[] {2, 0}).enumerator()) {
+        try (Enumerator<Object[]> rows = table.read(null, new int[] {2, 0}, null).enumerator()) {
             assertThat(rows.moveNext()).isTrue();
             assertThat(rows.current()).containsExactly("col2", "col0");
         }
-        try (Enumerator<Object[]> rows = table.read(null, new int[] {}).enumerator()) {
+        try (Enumerator<Object[]> rows = table.read(null, new int[] {}, null).enumerator()) {
             assertThat(rows.moveNext()).isTrue();
             assertThat(rows.current()).isEmpty();
         }
@@ -113,8 +113,8 @@ class RelationTableTest {
     void rowsReadWholeArePickedToTheColumnsAskedFor() {
         RelationTable.Rows rows = RelationTable.whole(() -> List.<Object[]>of(new Object[] {1, "x", 3L}));
 
-        assertThat(rows.read(null)).singleElement().isEqualTo(new Object[] {1, "x", 3L});
-        assertThat(rows.read(new int[] {1, 2})).singleElement().isEqualTo(new Object[] {"x", 3L});
+        assertThat(rows.read(null, null)).singleElement().isEqualTo(new Object[] {1, "x", 3L});
+        assertThat(rows.read(new int[] {1, 2}, null)).singleElement().isEqualTo(new Object[] {"x", 3L});
     }
 
     /** Reads an enumerator to its end and closes it, as Calcite does with a result it returned: how many rows. */
