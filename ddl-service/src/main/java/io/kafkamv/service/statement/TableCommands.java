@@ -39,6 +39,8 @@ import org.apache.kafka.common.KafkaException;
 /** CREATE TABLE, CREATE SOURCE and DROP of them: tables are topics that kafka-mv writes, sources topics others write. */
 final class TableCommands {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableCommands.class);
+
     private final ServiceContext context;
     private final NewTopics newTopics;
 
@@ -310,6 +312,10 @@ final class TableCommands {
         Relation table = CatalogService.relation(entry);
         String owned = entry.kind() == ObjectKind.SOURCE ? table.deadLetterTopic() : table.topic();
         try {
+            // Views of it dropped a moment ago may still be closing here (nothing that reads it is left in the catalog).
+            if (!context.runner().awaitNoReaders(table.topic(), java.time.Duration.ofSeconds(30))) {
+                LOG.warn("Dropping {} while a dropped view of it still closes here", entry.name());
+            }
             context.admin().deleteTopics(List.of(owned)).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
