@@ -2,6 +2,7 @@ package io.kafkamv.service;
 
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.function.Predicate;
 
 import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.service.error.SqlError;
@@ -20,7 +21,7 @@ final class ReadableView implements Iterator<Object[]>, AutoCloseable {
      * @param columns the indexes of the columns to read, ascending; null for every column
      * @param filter what rows of those columns to leave out, where the view's rows are read; null for none
      */
-    ReadableView(CatalogEntry entry, ViewReads reads, int[] columns, java.util.function.Predicate<Object[]> filter) {
+    ReadableView(CatalogEntry entry, ViewReads reads, int[] columns, Predicate<Object[]> filter) {
         this.entry = entry;
         try {
             this.scan = reads.openViewRows(entry.jobId(), columns, filter, Duration.ofSeconds(60)).orElseThrow(() -> SqlError.of(

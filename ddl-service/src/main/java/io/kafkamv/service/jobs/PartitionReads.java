@@ -28,10 +28,10 @@ import org.apache.kafka.streams.KeyValue;
 final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
 
     private static final int BATCH = 1024;
-    private static final long OFFER_WAIT_MILLIS = 50;
+    private static final long WAIT_MILLIS = 50;
 
     /** A batch of rows, the end of one thread's partitions, or a failure. */
-    private record Batch<T>(List<T> rows, RuntimeException failure) {
+    private record Batch<T>(List<T> rows, Throwable failure) {
         static <T> Batch<T> end() {
             return new Batch<>(null, null);
         }
@@ -54,8 +54,9 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
                    String threadName) {
         this.partitions = partitions;
         this.read = read;
-        int count = Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
-        this.batches = new ArrayBlockingQueue<>(4 * count);
+        int count = Math.min(partitions.size(), Runtime.getRuntime().availableProcessors());
+        // Read-ahead of two batches a thread: enough to keep the threads busy, little to hold for a reader that stops.
+        this.batches = new ArrayBlockingQueue<>(2 * Math.max(1, count));
         this.threadsReading = count;
         for (int i = 0; i < count; i++) {
             Thread thread = new Thread(this::readPartitions, threadName + "-" + i);
@@ -71,16 +72,13 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
             if (threadsReading == 0) {
                 return false;
             }
-            Batch<T> batch;
-            try {
-                batch = batches.take();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IncompleteReadException("the read of the view was interrupted", "run the query again", e);
-            }
+            Batch<T> batch = nextBatch();
             if (batch.failure() != null) {
                 threadsReading = 0;
-                throw batch.failure();
+                if (batch.failure() instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) batch.failure();
             }
             if (batch.rows() == null) {
                 threadsReading--;
@@ -89,6 +87,25 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The next batch, failing when the threads that would hand it over have all ended without it. */
+    private Batch<T> nextBatch() {
+        try {
+            while (true) {
+                Batch<T> batch = batches.poll(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                if (batch != null) {
+                    return batch;
+                }
+                if (threads.stream().noneMatch(Thread::isAlive) && batches.isEmpty()) {
+                    return new Batch<>(null, new IllegalStateException(
+                        "the threads reading the view's partitions ended without handing over all its rows"));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IncompleteReadException("the read of the view was interrupted", "run the query again", e);
+        }
     }
 
     @Override
@@ -114,6 +131,8 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
                 }
             }
         }
+        // A thread that was waiting to hand a batch over may have put it in as the queue was cleared.
+        batches.clear();
         for (int partition = Math.min(nextPartition.get(), partitions.size()); partition < partitions.size(); partition++) {
             partitions.get(partition).entries().close();
         }
@@ -139,9 +158,8 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
             }
             hand(Batch.end());
         } catch (RuntimeException | Error e) {
-            // Even an error is handed over: the reader waits for every thread's last word.
-            hand(new Batch<>(null, e instanceof RuntimeException failure ? failure
-                : new IllegalStateException("the read of a partition failed: " + e, e)));
+            // Even an error is handed over, as it is: the reader waits for every thread's last word.
+            hand(new Batch<>(null, e));
         }
     }
 
@@ -165,14 +183,18 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
 
     /** Puts a batch in the queue once there is room, unless the read is closed meanwhile. */
     private void hand(Batch<T> batch) {
-        try {
-            while (!closed) {
-                if (batches.offer(batch, OFFER_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-                    return;
+        boolean interrupted = false;
+        while (!closed) {
+            try {
+                if (batches.offer(batch, WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                    break;
                 }
+            } catch (InterruptedException e) {
+                // Nothing here interrupts these threads; should something, the batch is still handed over.
+                interrupted = true;
             }
-        } catch (InterruptedException e) {
-            // Nobody interrupts these threads but the JVM's end: the read is over.
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }

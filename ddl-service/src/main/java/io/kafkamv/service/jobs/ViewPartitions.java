@@ -108,9 +108,6 @@ final class ViewPartitions {
                     StoreQueryParameters.fromNameAndType(this.store, new EncodedViewStore()).withPartition(partition));
                 ViewScan.StoredRows rows = new ViewScan.StoredRows(store.all(), store);
                 opened.add(rows);
-                // Kafka Streams opens the store's iterator at the first hasNext: a partition not ready here fails now,
-                // while the read can still be tried again, not in the middle of a query.
-                rows.entries().hasNext();
             }
             return opened;
         } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 import io.kafkamv.compiler.runtime.IndexKeys;
 import io.kafkamv.connectors.row.RowCodec;
@@ -99,7 +100,7 @@ public final class ViewReads {
      * @param columns the indexes of the columns to read, ascending; null for every column
      * @param filter what rows of those columns this instance's partitions may leave out as they are read; null for none
      */
-    public Optional<ViewScan> openViewRows(long jobId, int[] columns, java.util.function.Predicate<Object[]> filter,
+    public Optional<ViewScan> openViewRows(long jobId, int[] columns, Predicate<Object[]> filter,
                                            Duration timeout) throws InterruptedException {
         refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -123,7 +124,7 @@ public final class ViewReads {
     }
 
     private ViewScan openEveryPartition(long jobId, ViewRuntime runtime, int[] columns,
-                                        java.util.function.Predicate<Object[]> filter) throws InterruptedException {
+                                        Predicate<Object[]> filter) throws InterruptedException {
         if (!runtime.isRunning()) {
             throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
         }

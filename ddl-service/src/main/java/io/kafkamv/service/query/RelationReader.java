@@ -1,5 +1,7 @@
 package io.kafkamv.service.query;
 
+import java.util.function.Predicate;
+
 import io.kafkamv.jobstore.CatalogEntry;
 
 /**
@@ -13,5 +15,5 @@ public interface RelationReader {
      * The values of {@code columns} (indexes, ascending, each once) of each row, null for every column. Rows of those
      * values {@code filter} refuses may be left out (null: none); the query filters them anyway.
      */
-    Iterable<Object[]> rows(CatalogEntry entry, int[] columns, java.util.function.Predicate<Object[]> filter);
+    Iterable<Object[]> rows(CatalogEntry entry, int[] columns, Predicate<Object[]> filter);
 }

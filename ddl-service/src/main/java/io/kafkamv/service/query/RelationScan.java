@@ -57,7 +57,7 @@ final class RelationScan extends TableScan implements EnumerableRel {
     /**
      * The plan with each filter right above a scan also applied by the scan's reading threads, as far as
      * {@link ScanFilter} can: rows the filter drops are then never handed to the query. The filter stays where it is.
-     * For the plan as Calcite's field trimmer left it, before its rules run.
+     * For the plan before Calcite's program.
      */
     static RelNode withFiltersInScans(RelNode plan) {
         return plan.accept(new RelHomogeneousShuttle() {
@@ -81,6 +81,10 @@ final class RelationScan extends TableScan implements EnumerableRel {
         return new RelationScan(getCluster(), table, relation, fields, filter);
     }
 
+    /**
+     * The table's columns this scan reads. Calcite takes a table scan's columns for the table's in its metadata
+     * (origins, keys, collations): harmless while {@link RelationTable} declares no keys or collations.
+     */
     @Override
     public RelDataType deriveRowType() {
         List<RelDataTypeField> columns = table.getRowType().getFieldList();
@@ -93,14 +97,20 @@ final class RelationScan extends TableScan implements EnumerableRel {
         return super.explainTerms(writer).item("fields", Arrays.toString(fields)).itemIf("filter", filter, filter != null);
     }
 
-    /** This scan reading only {@code fieldsUsed} of its columns, unless the trimmer asks for more than columns. */
+    /**
+     * This scan reading only {@code fieldsUsed} of its columns, unless the trimmer asks for more than columns. Calcite
+     * trims once before its rules (not for a query of two joins or more) and once in its program, after
+     * {@link #withFiltersInScans}: a filter whose fields are all still read moves with them.
+     */
     @Override
     public RelNode project(ImmutableBitSet fieldsUsed, Set<RelDataTypeField> extraFields, RelBuilder relBuilder) {
-        if (!extraFields.isEmpty() || fieldsUsed.cardinality() == fields.length || filter != null) {
+        boolean filterKept = filter == null || filter.fields().stream().allMatch(fieldsUsed::get);
+        if (!extraFields.isEmpty() || fieldsUsed.cardinality() == fields.length || !filterKept) {
             return super.project(fieldsUsed, extraFields, relBuilder);
         }
-        return new RelationScan(getCluster(), table, relation, fieldsUsed.asList().stream()
-            .mapToInt(used -> fields[used]).toArray());
+        List<Integer> used = fieldsUsed.asList();
+        return new RelationScan(getCluster(), table, relation, used.stream().mapToInt(field -> fields[field]).toArray(),
+            filter == null ? null : filter.moved(used::indexOf));
     }
 
     @Override

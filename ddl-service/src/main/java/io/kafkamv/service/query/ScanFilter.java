@@ -27,8 +27,8 @@ final class ScanFilter implements Predicate<Object[]> {
     private static final java.util.Set<SqlKind> COMPARISONS = java.util.EnumSet.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS,
         SqlKind.LESS_THAN, SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL);
 
-    private static final List<SqlTypeName> EXACT_NUMBERS = List.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT,
-        SqlTypeName.INTEGER, SqlTypeName.BIGINT, SqlTypeName.DECIMAL);
+    private static final java.util.Set<SqlTypeName> EXACT_NUMBERS = java.util.EnumSet.of(SqlTypeName.TINYINT,
+        SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT, SqlTypeName.DECIMAL);
 
     /**
      * One conjunct: the value in {@code field} of a row, compared by {@code kind} with {@code literal}.
@@ -137,6 +137,11 @@ final class ScanFilter implements Predicate<Object[]> {
             .toList());
     }
 
+    /** The fields of the rows the filter reads. */
+    java.util.Set<Integer> fields() {
+        return comparisons.stream().map(Comparison::field).collect(java.util.stream.Collectors.toSet());
+    }
+
     /** Whether the row may pass the query's filter: false only when one of the comparisons is false or null. */
     @Override
     public boolean test(Object[] row) {
@@ -148,8 +153,13 @@ final class ScanFilter implements Predicate<Object[]> {
         return true;
     }
 
+    /** As plans show it: {@code [$1 = 7, $0 > 10]}. */
     @Override
     public String toString() {
-        return comparisons.toString();
+        return comparisons.stream().map(comparison -> "$" + comparison.field() + " " + switch (comparison.kind()) {
+            case IS_NULL -> "IS NULL";
+            case IS_NOT_NULL -> "IS NOT NULL";
+            default -> comparison.kind().sql + " " + comparison.literal().toPlainString();
+        }).toList().toString();
     }
 }

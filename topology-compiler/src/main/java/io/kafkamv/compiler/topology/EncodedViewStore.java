@@ -9,6 +9,7 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreType;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.internals.MeteredKeyValueStore;
 import org.apache.kafka.streams.state.internals.StateStoreProvider;
@@ -34,7 +35,7 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
      * @param rowOffset where a row's encoding begins in a stored value: a table's store keeps the row's timestamp
      *                  before it
      */
-    public record Partition(KeyValueStore<Bytes, byte[]> bytes, int rowOffset) {
+    public record Partition(ReadOnlyKeyValueStore<Bytes, byte[]> bytes, int rowOffset) {
 
         /** Every key and stored value of the partition, in key order; close it when done. */
         public KeyValueIterator<Bytes, byte[]> all() {
@@ -47,9 +48,10 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
         }
     }
 
+    /** Every key-value store: one this type cannot read ({@link #of}) is an error of its own, not a store not here. */
     @Override
     public boolean accepts(StateStore store) {
-        return store instanceof MeteredKeyValueStore<?, ?> && !WrappedStateStore.isHeadersAware(store);
+        return store instanceof MeteredKeyValueStore<?, ?>;
     }
 
     @Override
@@ -63,8 +65,16 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
         return of((StateStore) stores.get(0));
     }
 
-    /** The bytes of a store this type {@link #accepts}. */
+    /**
+     * The bytes of a store this type {@link #accepts}.
+     *
+     * @throws UnsupportedOperationException for a store that keeps headers with its rows ({@code dsl.store.format})
+     */
     public static Partition of(StateStore store) {
+        if (WrappedStateStore.isHeadersAware(store)) {
+            throw new UnsupportedOperationException("the view's store " + store.name() + " keeps record headers "
+                + "(dsl.store.format=headers), which kafka-mv's queries do not read; leave dsl.store.format unset");
+        }
         KeyValueStore<Bytes, byte[]> bytes = ((MeteredKeyValueStore<?, ?>) store).wrapped();
         return new Partition(bytes, store instanceof TimestampedKeyValueStore<?, ?> ? Long.BYTES : 0);
     }

@@ -205,14 +205,10 @@ public final class ViewHarness implements AutoCloseable {
     /** The view's store partition as {@link EncodedViewStore} reads it, as queries do. */
     public EncodedViewStore.Partition encodedStore() {
         org.apache.kafka.streams.processor.StateStore store = driver.getAllStateStores().get(view.plan().store());
-        assertThatStore(new EncodedViewStore().accepts(store), store);
-        return EncodedViewStore.of(store);
-    }
-
-    private static void assertThatStore(boolean accepted, Object store) {
-        if (!accepted) {
+        if (!new EncodedViewStore().accepts(store)) {
             throw new AssertionError("EncodedViewStore does not accept the view's store " + store.getClass().getName());
         }
+        return EncodedViewStore.of(store);
     }
 
     @Override
