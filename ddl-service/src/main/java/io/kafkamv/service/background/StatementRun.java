@@ -192,9 +192,7 @@ final class StatementRun {
         List<JsonNode> results = new ArrayList<>();
         ScriptRunner.Run run = scripts.start(session, statement.statement());
         while (run.hasNext()) {
-            if (store.cancelled(statement.id()).isPresent() || overtime.get()) {
-                throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
-            }
+            stopIfCancelled(overtime);
             List<String> notices = new ArrayList<>();
             ScriptRunner.Outcome outcome = run.next(notices::add);
             if (outcome instanceof ScriptRunner.Failed failed) {
@@ -215,8 +213,17 @@ final class StatementRun {
             }
             results.add(JSON.valueToTree(head));
         }
+        // A cancel that came while the last statement ran, once it had produced every row, has no statement after it
+        // to stop at: it stops the run here, before the commit, rather than let the run end DONE after it.
+        stopIfCancelled(overtime);
         records.add(store.finishRecord(statement.finished(StatementStatus.DONE, results, null, writer.rowsWritten())));
         return records;
+    }
+
+    private void stopIfCancelled(AtomicBoolean overtime) {
+        if (store.cancelled(statement.id()).isPresent() || overtime.get()) {
+            throw SqlError.of(SqlState.QUERY_CANCELED, "canceling statement due to user request");
+        }
     }
 
     /** Cuts rows into pages of at most {@link #PAGE_ROWS} rows and {@link #PAGE_BYTES} bytes; returns how many. */

@@ -100,7 +100,8 @@ class BackgroundStatementsIT {
             assertThat(last.at("/results/0/rows/0").toString()).isEqualTo("[1001," + 1001 % 7 + "]");
 
             long cancelled = post(service, "/v1/statements?async=true",
-                "INSERT INTO sink SELECT x FROM generate_series(1, 5000000) AS s(x)").body().get("id").asLong();
+                // Long enough to be still running when the cancel comes: 5M rows took 3.6 s by now.
+                "INSERT INTO sink SELECT x FROM generate_series(1, 30000000) AS s(x)").body().get("id").asLong();
             await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100)).until(() ->
                 get(service, "/v1/statements/" + cancelled).body().at("/progress/rows_written").asLong() > 0);
             Psql.Result update = psql.run("UPDATE sink SET v = v WHERE v = 1");
