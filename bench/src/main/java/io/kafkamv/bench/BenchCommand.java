@@ -55,8 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
         + "for --seconds, with the embedded broker, and print it.")
     boolean latencyOnly;
 
-    @Option(names = "--writes", split = ",", defaultValue = "INSERT,PRODUCER",
-        description = "How --latency-only writes the rows (${COMPLETION-CANDIDATES}; default: both, one after the other).")
+    @Option(names = "--writes", split = ",", defaultValue = "INSERT,PRODUCER,PRODUCER_KEYED",
+        description = "How --latency-only writes the rows (${COMPLETION-CANDIDATES}; default: all, one after the other).")
     List<SteadyStateLatency.Writes> writes;
 
     @Option(names = "--rate", defaultValue = "1000", description = "Rows per second for --latency-only (default: ${DEFAULT-VALUE}).")

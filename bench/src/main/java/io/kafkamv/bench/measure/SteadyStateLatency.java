@@ -47,8 +47,13 @@ public final class SteadyStateLatency {
     public enum Writes {
         /** {@code INSERT INTO t VALUES (?, ?)} over pgjdbc, one statement per row, into a table the view reads. */
         INSERT("INSERT statements"),
-        /** JSON records from one Kafka producer (default settings) into the topic of a source with a primary key. */
-        PRODUCER("a Kafka producer");
+        /**
+         * JSON records from one Kafka producer (default settings), keyed by their rows' primary keys, into the topic of a
+         * source with that primary key; the view re-keys them by the key it reads from each value (a repartition).
+         */
+        PRODUCER("a Kafka producer"),
+        /** The same, into a source that is told its records are keyed by their primary keys ({@code key.is_primary_key}). */
+        PRODUCER_KEYED("a Kafka producer, key.is_primary_key");
 
         private final String title;
 
@@ -106,16 +111,18 @@ public final class SteadyStateLatency {
 
     public static Result measure(KafkaMvService service, Writes writes, int ratePerSecond, Duration duration)
         throws Exception {
-        int writers = writes == Writes.PRODUCER ? 1
+        boolean producer = writes != Writes.INSERT;
+        int writers = producer ? 1
             : Math.max(1, (ratePerSecond + ROWS_PER_CONNECTION - 1) / ROWS_PER_CONNECTION);
         try (Connection setup = service.connect(); Statement ddl = setup.createStatement()) {
             // A source's topic outlives DROP SOURCE: each run writes a new one, not the rows an earlier run left.
-            String relation = writes == Writes.PRODUCER ? "bench_latency_source_" + System.currentTimeMillis()
+            String relation = producer ? "bench_latency_source_" + System.currentTimeMillis()
                 : "bench_latency";
-            if (writes == Writes.PRODUCER) {
+            if (producer) {
                 new EventTopics(service.bootstrapServers()).create(relation);
                 ddl.execute("CREATE SOURCE " + relation + " (id BIGINT, sent BIGINT, PRIMARY KEY (id)) WITH (connector "
-                    + "= 'kafka', topic = '" + relation + "', format = 'json')");
+                    + "= 'kafka', topic = '" + relation + "', format = 'json'"
+                    + (writes == Writes.PRODUCER_KEYED ? ", key.is_primary_key = 'true'" : "") + ")");
             } else {
                 ddl.execute("CREATE TABLE " + relation + " (id BIGINT PRIMARY KEY, sent BIGINT)");
             }
@@ -134,7 +141,7 @@ public final class SteadyStateLatency {
                 List<Future<?>> work = new ArrayList<>();
                 for (int i = 0; i < writers; i++) {
                     int first = i;
-                    work.add(pool.submit(() -> writes == Writes.PRODUCER
+                    work.add(pool.submit(() -> producer
                         ? produceAtRate(service.bootstrapServers(), relation, written, start, period)
                         : insertAtRate(service, written, first, writers, start, period)));
                 }
@@ -154,7 +161,7 @@ public final class SteadyStateLatency {
                 pool.shutdownNow();
             }
             ddl.execute("DROP MATERIALIZED VIEW bench_latency_view");
-            ddl.execute((writes == Writes.PRODUCER ? "DROP SOURCE " : "DROP TABLE ") + relation);
+            ddl.execute((producer ? "DROP SOURCE " : "DROP TABLE ") + relation);
             // From when the first measured row was due, not sent: writers behind after the warm-up that catch up
             // would otherwise seem faster than the rate.
             long lastSent = 0;

@@ -80,7 +80,9 @@ public final class BenchReport {
         md.append("\n## Steady-state latency\n\nRows written at a fixed rate while, after 5 s of warm-up, other "
             + "connections look about 25 of them a second up by key in the view, every 5 ms until there: the time from sending a row to seeing it. "
             + "INSERT statements go to a table through pgjdbc, as many connections as the rate needs; the producer "
-            + "sends JSON records to the topic of a source with a primary key.\n\n"
+            + "sends JSON records keyed by their primary keys to the topic of a source with that primary key, which "
+            + "either re-keys them by the key it reads from each value (a repartition topic) or, told so with "
+            + "`key.is_primary_key`, keeps them in the partitions they are read from.\n\n"
             + "| rows written by | rate | sent | rows looked up (begun late) | p50 ms | p99 ms | max ms | write p99 ms |\n"
             + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (SteadyStateLatency.Result latency : results.latencies()) {

@@ -40,6 +40,19 @@ public final class SourceRecordDecoder {
      * {@code string} (the one key column's value as text, as most producers key their records).
      */
     public static final String KEY_FORMAT = "key.format";
+    /**
+     * The option promising that each record's key is its row's primary key, written in {@link #KEY_FORMAT}, so that all
+     * the records of a row are in one partition: {@code 'true'} lets a view keep the source's rows where they are read,
+     * without sending them through a repartition topic keyed by their primary key first (one commit interval, and a
+     * copy of every record, less). A record whose key is missing, unreadable or not its row's key is a dead letter.
+     */
+    public static final String KEY_IS_PRIMARY_KEY = "key.is_primary_key";
+    /**
+     * Key types whose equal values can be written differently ({@code 1.0} and {@code 1.00}, {@code -0.0} and
+     * {@code 0.0}), so that a producer may put one row's records in different partitions: no promise holds for them.
+     */
+    private static final java.util.Set<SqlType> INEXACT_KEYS = java.util.EnumSet.of(SqlType.REAL, SqlType.DOUBLE,
+        SqlType.DECIMAL);
     /** Not numerics: "7" and "7.0" would be keys of different rows. */
     private static final java.util.Set<SqlType> TEXT_KEYS = java.util.EnumSet.of(SqlType.VARCHAR, SqlType.SMALLINT,
         SqlType.INTEGER, SqlType.BIGINT);
@@ -76,6 +89,7 @@ public final class SourceRecordDecoder {
     private final List<Column> key;
     private final boolean debezium;
     private final int maxRecordBytes;
+    private final boolean keyIsPrimaryKey;
     private final IncludedColumns included;
     private final int width;
 
@@ -99,6 +113,18 @@ public final class SourceRecordDecoder {
             .map(c -> c.withNullable(false)).toList();
         this.key = key;
         this.maxRecordBytes = maxRecordBytes(options);
+        this.keyIsPrimaryKey = keyIsPrimaryKey(options);
+        if (keyIsPrimaryKey) {
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException(KEY_IS_PRIMARY_KEY + " needs a primary key: a source without one "
+                    + "keeps every record as a new row, whatever its key");
+            }
+            key.stream().filter(column -> INEXACT_KEYS.contains(column.type())).findFirst().ifPresent(column -> {
+                throw new IllegalArgumentException(KEY_IS_PRIMARY_KEY + " needs a primary key of exact values: column \""
+                    + column.name() + "\" is " + column.type().postgresName() + ", whose equal values can be written "
+                    + "differently and so land in different partitions");
+            });
+        }
         if (format.equals("avro")) {
             this.rows = new AvroRowDecoder(value.columns(), SchemaRegistryClient.fromOptions(options))::decode;
         } else if (format.equals("string")) {
@@ -185,6 +211,10 @@ public final class SourceRecordDecoder {
      */
     public Change decode(int partition, long offset, long timestamp, Headers headers, byte[] key, byte[] value) {
         Change change = decodeValue(partition, offset, key, value);
+        if (keyIsPrimaryKey && change != null && value != null) {
+            // A tombstone's row key is its record key already.
+            checkRecordKey(key, change.key());
+        }
         if (change == null || change.row() == null || included.size() == 0) {
             return change;
         }
@@ -233,6 +263,24 @@ public final class SourceRecordDecoder {
         }
     }
 
+    /** Holds the {@link #KEY_IS_PRIMARY_KEY} promise for a record that changes the row with key {@code rowKey}. */
+    private void checkRecordKey(byte[] key, Object[] rowKey) {
+        if (key == null) {
+            throw new MalformedRecordException("a record without a key, though " + KEY_IS_PRIMARY_KEY
+                + " says each record's key is its row's primary key");
+        }
+        Object[] recordKey;
+        try {
+            recordKey = keys.read(key);
+        } catch (MalformedRecordException e) {
+            throw new MalformedRecordException("record key, " + e.getMessage());
+        }
+        if (!Arrays.deepEquals(recordKey, rowKey)) {
+            throw new MalformedRecordException("the record's key is not its row's primary key (" + KEY_IS_PRIMARY_KEY
+                + "): " + Arrays.deepToString(recordKey) + " is not " + Arrays.deepToString(rowKey));
+        }
+    }
+
     /** The row's primary key; a row without one cannot be kept, so it is malformed rather than a crash downstream. */
     private Object[] keyOf(Object[] row) {
         Object[] rowKey = new Object[keyColumns.length];
@@ -273,6 +321,17 @@ public final class SourceRecordDecoder {
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new MalformedRecordException(reason.get());
         }
+    }
+
+    /** The {@value #KEY_IS_PRIMARY_KEY} option: {@code 'true'} or {@code 'false'} (the default). */
+    public static boolean keyIsPrimaryKey(Map<String, String> options) {
+        String value = options.getOrDefault(KEY_IS_PRIMARY_KEY, "false").trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(KEY_IS_PRIMARY_KEY + " must be 'true' or 'false', not '"
+                + options.get(KEY_IS_PRIMARY_KEY) + "'");
+        };
     }
 
     /** The {@value #MAX_RECORD_BYTES} option: a positive number of bytes. */

@@ -189,6 +189,43 @@ class SourceRecordDecoderTest {
             .hasMessageStartingWith("a string source has exactly one column");
     }
 
+    @Test
+    void aRecordKeyedByItsPrimaryKeyIsReadAndAnyOtherIsMalformed() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "json", Map.of("key.is_primary_key", "true"));
+        SourceRecordDecoder byString = new SourceRecordDecoder(CUSTOMERS, "json",
+            Map.of("key.is_primary_key", "TRUE", "key.format", "string"));
+
+        assertThat(decoder.decode(0, 1, bytes("{\"id\": 7}"), bytes("{\"id\": 7, \"name\": \"ann\"}")).row())
+            .containsExactly(7, "ann");
+        assertThat(byString.decode(0, 2, bytes("7"), bytes("{\"id\": 7, \"name\": \"ann\"}")).key()).containsExactly(7);
+        assertThat(decoder.decode(0, 3, bytes("{\"id\": 7}"), null).row()).as("a delete").isNull();
+        assertThatThrownBy(() -> decoder.decode(0, 4, null, bytes("{\"id\": 7, \"name\": \"ann\"}")))
+            .isInstanceOf(MalformedRecordException.class)
+            .hasMessage("a record without a key, though key.is_primary_key says each record's key is its row's primary key");
+        assertThatThrownBy(() -> decoder.decode(0, 5, bytes("7"), bytes("{\"id\": 7, \"name\": \"ann\"}")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("record key, not a JSON object");
+        assertThatThrownBy(() -> decoder.decode(0, 6, bytes("{\"id\": 8}"), bytes("{\"id\": 7, \"name\": \"ann\"}")))
+            .isInstanceOf(MalformedRecordException.class)
+            .hasMessage("the record's key is not its row's primary key (key.is_primary_key): [8] is not [7]");
+        assertThatThrownBy(() -> byString.decode(0, 7, bytes("seven"), bytes("{\"id\": 7, \"name\": \"ann\"}")))
+            .isInstanceOf(MalformedRecordException.class).hasMessage("record key, key \"seven\" does not fit type integer");
+    }
+
+    @Test
+    void onlyASourceWithAnExactPrimaryKeyCanPromiseItsRecordsAreKeyedByIt() {
+        RowSchema noKey = new RowSchema(List.of(Column.of("a", SqlType.INTEGER)), List.of());
+        RowSchema numericKey = new RowSchema(List.of(new Column("price", SqlType.DECIMAL, false)), List.of("price"));
+
+        assertThatThrownBy(() -> new SourceRecordDecoder(noKey, "json", Map.of("key.is_primary_key", "true")))
+            .hasMessageStartingWith("key.is_primary_key needs a primary key");
+        assertThatThrownBy(() -> new SourceRecordDecoder(numericKey, "json", Map.of("key.is_primary_key", "true")))
+            .hasMessageStartingWith("key.is_primary_key needs a primary key of exact values: column \"price\" is numeric");
+        assertThatThrownBy(() -> new SourceRecordDecoder(CUSTOMERS, "json", Map.of("key.is_primary_key", "yes")))
+            .hasMessage("key.is_primary_key must be 'true' or 'false', not 'yes'");
+        assertThat(new SourceRecordDecoder(numericKey, "json", Map.of("key.is_primary_key", "false"))
+            .decode(0, 1, null, bytes("{\"price\": 1.50}")).key()).as("no promise, no check").hasSize(1);
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

@@ -581,8 +581,8 @@ public final class JobRunner implements AutoCloseable {
         }
         if (now - last.since() > STALL_LIMIT.toNanos()) {
             LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (Kafka Streams "
-                + "state {}); restarting it on this instance", job.id(), job.objectName(), STALL_LIMIT.toSeconds(),
-                runtime.state());
+                + "state {}; threads: {}); restarting it on this instance", job.id(), job.objectName(),
+                STALL_LIMIT.toSeconds(), runtime.state(), runtime.threadsDescription());
             stalls.remove(job.id());
             local.remove(job.id()).ifPresent(stalled -> {
                 stalled.stopToRestart();

@@ -221,6 +221,21 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     /**
+     * Each stream thread's state and tasks here, e.g. {@code StreamThread-1 RUNNING active [0_0, 1_0] standby []}, and the
+     * records left to restore by store and partition: what a stalled job's warning says, so that a thread stuck apart
+     * from the others can be told from a whole instance stuck, and a restore that does not end from processing that does
+     * not start.
+     */
+    String threadsDescription() {
+        return streams.metadataForLocalThreads().stream()
+            .map(thread -> thread.threadName().replaceFirst(".*-(StreamThread-\\d+)$", "$1") + " " + thread.threadState()
+                + " active " + thread.activeTasks().stream().map(task -> task.taskId().toString()).sorted().toList()
+                + " standby " + thread.standbyTasks().stream().map(task -> task.taskId().toString()).sorted().toList())
+            .sorted()
+            .collect(java.util.stream.Collectors.joining("; ", "", "; restoring " + new java.util.TreeMap<>(restoring)));
+    }
+
+    /**
      * Applies the job's current backfill rate limit while it creates its object, and the rate limits of the sources it
      * reads ({@code sourceLimits}, by topic) always; lifts them when none is left.
      */

@@ -144,7 +144,7 @@ final class TableCommands {
         Map<String, String> formatOptions = new java.util.TreeMap<>();
         options.forEach((key, value) -> {
             if (key.startsWith(SourceRecordDecoder.SCHEMA_REGISTRY) || key.equals(SourceRecordDecoder.CSV_DELIMITER)
-                || key.equals(SourceRecordDecoder.KEY_FORMAT)
+                || key.equals(SourceRecordDecoder.KEY_FORMAT) || key.equals(SourceRecordDecoder.KEY_IS_PRIMARY_KEY)
                 || key.equals(SourceRecordDecoder.MAX_RECORD_BYTES) || key.startsWith("scan.startup.")) {
                 formatOptions.put(key, value);
             }

@@ -151,7 +151,36 @@ class JsonSourceIT {
             assertThat(created.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n2|13\n");
             assertThat(psql.run("CREATE SOURCE odd (a INT PRIMARY KEY) WITH (connector = 'kafka', topic = 'stock', "
                 + "key.format = 'xml')").stderr()).contains("key.format 'xml' is not supported");
+
+            // The same topic, its keys promised to be the rows' keys: the rows stay in their partitions, and a record
+            // keyed otherwise is a dead letter instead of a row.
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties(kafka), new StringSerializer(),
+                new StringSerializer())) {
+                producer.send(new ProducerRecord<>("stock", "9", "{\"sku\": 8, \"left\": 1}")).get();
+            }
+            List<String> repartitions = repartitionTopics(kafka);
+            Psql.Result keyed = psql.session(List.of(
+                "CREATE SOURCE stock_by_key (sku INT PRIMARY KEY, \"left\" INT) WITH (connector = 'kafka', topic = 'stock', "
+                    + "format = 'json', key.format = 'string', key.is_primary_key = 'true')",
+                "CREATE MATERIALIZED VIEW stock_levels AS SELECT sku, \"left\" FROM stock_by_key",
+                "SELECT count(*), sum(\"left\") FROM stock_levels", "SELECT \"left\" FROM stock_levels WHERE sku = 3"),
+                "-A", "-t");
+            assertThat(keyed.exitCode()).as(keyed.stderr()).isZero();
+            assertThat(keyed.stdout()).isEqualTo("CREATE SOURCE\nCREATE MATERIALIZED VIEW\n2|13\n9\n");
+            assertThat(repartitionTopics(kafka)).as("the view over the keyed source repartitions nothing")
+                .isEqualTo(repartitions);
+            await().atMost(Duration.ofSeconds(30))
+                .until(() -> psql.run("SHOW SOURCES", "-A", "-t").stdout().contains("stock_by_key|stock|json|1|\n"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> psql.value("SELECT skus || ' ' || units FROM in_stock"),
+                "3 14"::equals);
+            assertThat(psql.run("CREATE SOURCE unkeyed (a INT) WITH (connector = 'kafka', topic = 'stock', "
+                + "key.is_primary_key = 'true')", "-v", "VERBOSITY=verbose").stderr())
+                .contains("ERROR:  22023: key.is_primary_key needs a primary key");
         }
+    }
+
+    private static List<String> repartitionTopics(String kafka) throws Exception {
+        return KafkaAdmin.topics(kafka).stream().filter(topic -> topic.endsWith("-repartition")).sorted().toList();
     }
 
     @Test

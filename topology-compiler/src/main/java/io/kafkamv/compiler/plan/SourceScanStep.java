@@ -14,10 +14,16 @@ import io.kafkamv.connectors.schema.RowSchema;
  * view goes on. With a primary key a record is an upsert of its row; without one, an insert keyed
  * by its partition and offset. {@code formatOptions} are what the format needs besides the bytes
  * (the Schema Registry of Avro).
+ *
+ * <p>{@code keyIsPrimaryKey}: the records are keyed by their rows' primary keys already
+ * ({@code key.is_primary_key}), so the rows stay in the partitions they are read from. A field of its own, not only a
+ * format option, because it changes the topology: an older kafka-mv, which does not know it, must fail to read the plan
+ * and leave the job to newer instances rather than run another topology in the same group.
  */
 public record SourceScanStep(String id, String relation, String topic, String format, String deadLetterTopic,
                              RowSchema schema, List<Column> key,
-                             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> formatOptions)
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> formatOptions,
+                             @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyIsPrimaryKey)
     implements PlanStep {
 
     public SourceScanStep {
@@ -32,7 +38,7 @@ public record SourceScanStep(String id, String relation, String topic, String fo
     @Override
     public PlanStep withColumnNames(List<String> names) {
         return new SourceScanStep(id, relation, topic, format, deadLetterTopic, schema.withColumnNames(names), key,
-            formatOptions);
+            formatOptions, keyIsPrimaryKey);
     }
 
     @Override

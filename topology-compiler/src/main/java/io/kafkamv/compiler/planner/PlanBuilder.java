@@ -26,6 +26,7 @@ import io.kafkamv.compiler.plan.TopNStep.SortField;
 import io.kafkamv.compiler.plan.UnionAllStep;
 import io.kafkamv.compiler.plan.WindowStep;
 import io.kafkamv.compiler.types.CalciteTypes;
+import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 import io.kafkamv.connectors.schema.SqlType;
@@ -150,7 +151,8 @@ final class PlanBuilder {
         Relation relation = relations.get(name.get(name.size() - 1));
         if (!relation.hasNativeFormat()) {
             return new SourceScanStep(uniqueId("source-" + relation.name()), relation.name(), relation.topic(),
-                relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key(), relation.formatOptions());
+                relation.format(), relation.deadLetterTopic(), relation.schema(), relation.key(), relation.formatOptions(),
+                SourceRecordDecoder.keyIsPrimaryKey(relation.formatOptions()));
         }
         return new TableScanStep(uniqueId("scan-" + relation.name()), relation.name(), relation.topic(),
             relation.schema(), relation.key(), relation.appendOnly());

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.compiler.topology.internal.SourceDecoder;
+import io.kafkamv.compiler.topology.internal.SourceKeys;
 import io.kafkamv.connectors.row.RowSerde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -28,25 +29,42 @@ final class SourceScanBuilder {
     }
 
     Supplier<KTable<Object[], Object[]>> build(SourceScanStep step) {
-        Map<String, KStream<byte[], SourceDecoder.Decoded>> branches = context.builder()
-            .stream(step.topic(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(step.id() + "-records"))
-            .processValues(() -> new SourceDecoder(step), Named.as(step.id() + "-decode"))
-            .split(Named.as(step.id() + "-"))
-            .branch((key, decoded) -> decoded.ok(), Branched.as("rows"))
-            .defaultBranch(Branched.as("malformed"));
-        branches.get(step.id() + "-malformed")
-            .mapValues(SourceDecoder.Decoded::raw, Named.as(step.id() + "-raw"))
-            .to(step.deadLetterTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
-                .withName(step.id() + "-dead-letters"));
-        KStream<Object[], Object[]> keyed = branches.get(step.id() + "-rows")
+        Materialized<Object[], Object[], KeyValueStore<Bytes, byte[]>> rows =
+            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
+                .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns()))
+                // No record cache, as a table's (TableScanBuilder): each change reaches the view as it is read.
+                .withCachingDisabled();
+        if (step.keyIsPrimaryKey()) {
+            // Keyed by the primary key as read: no step changes the keys, so no repartition topic (SourceKeys).
+            SourceKeys.PrimaryKeys keys = SourceKeys.primaryKeys(step.key().size());
+            KStream<Object[], SourceDecoder.Decoded> decoded = decoded(step,
+                Consumed.with(keys.serde(), Serdes.ByteArray()), keys);
+            KStream<Object[], Object[]> changes = decoded.mapValues(SourceDecoder.Decoded::row,
+                Named.as(step.id() + "-values"));
+            return () -> changes.toTable(Named.as(step.id()), rows);
+        }
+        KStream<Object[], Object[]> keyed = decoded(step, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()),
+            SourceKeys.BYTES)
             .map((key, decoded) -> KeyValue.pair(decoded.key(), decoded.row()), Named.as(step.id() + "-keyed"));
         if (context.producesInserts(step.id())) {
             context.offerStream(step.id(), () -> keyed);
         }
-        // No record cache, as a table's (TableScanBuilder): each change reaches the view as it is read.
-        return () -> keyed.toTable(Named.as(step.id()),
-            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(step.id() + "-store")
-                .withKeySerde(new RowSerde(step.key())).withValueSerde(new RowSerde(step.schema().columns()))
-                .withCachingDisabled());
+        return () -> keyed.toTable(Named.as(step.id()), rows);
+    }
+
+    /** The source's rows, decoded; the records that cannot be read go to its dead letters. */
+    private <K> KStream<K, SourceDecoder.Decoded> decoded(SourceScanStep step, Consumed<K, byte[]> consumed,
+                                                          SourceKeys<K> keys) {
+        Map<String, KStream<K, SourceDecoder.Decoded>> branches = context.builder()
+            .stream(step.topic(), consumed.withName(step.id() + "-records"))
+            .processValues(() -> new SourceDecoder<K>(step, keys), Named.as(step.id() + "-decode"))
+            .split(Named.as(step.id() + "-"))
+            .branch((key, decoded) -> decoded.ok(), Branched.as("rows"))
+            .defaultBranch(Branched.as("malformed"));
+        branches.get(step.id() + "-malformed")
+            .map((key, decoded) -> KeyValue.pair(decoded.rawKey(), decoded.raw()), Named.as(step.id() + "-raw"))
+            .to(step.deadLetterTopic(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                .withName(step.id() + "-dead-letters"));
+        return branches.get(step.id() + "-rows");
     }
 }

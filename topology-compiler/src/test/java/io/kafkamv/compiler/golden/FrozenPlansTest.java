@@ -45,7 +45,7 @@ class FrozenPlansTest {
         "order_by_limit", "tumble_window", "hop_window", "view_on_view", "sink_debezium", "index_on_table");
 
     /** Step kinds added later, with the first plan version that can hold them. */
-    private static final Map<String, Integer> LATER_CASES = Map.of("lookup_join", 4, "left_lookup_join", 4);
+    private static final Map<String, Integer> LATER_CASES = Map.of("lookup_join", 4, "left_lookup_join", 4, "keyed_source", 4);
 
     static Stream<Arguments> cases() {
         return IntStream.rangeClosed(1, PhysicalPlan.CURRENT_VERSION).boxed()

@@ -48,7 +48,10 @@ class GoldenPlanTest {
             List.of(Relation.ROW_ID), "kmv-view-m-1003"),
         new Relation("clicks", new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER),
             Column.of("ts", SqlType.TIMESTAMP)),
-            List.of()), Relation.RECORD_POSITION, "web-clicks", "json", "kmv-source-clicks-dlq-1004"));
+            List.of()), Relation.RECORD_POSITION, "web-clicks", "json", "kmv-source-clicks-dlq-1004"),
+        new Relation("users", new RowSchema(List.of(new Column("id", SqlType.BIGINT, false),
+            Column.of("name", SqlType.VARCHAR)), List.of("id")), List.of(new Column("id", SqlType.BIGINT, false)),
+            "users", "json", "kmv-source-users-dlq-1006", java.util.Map.of("key.is_primary_key", "true")));
 
     static Stream<String> cases() throws IOException {
         try (Stream<Path> files = Files.list(GOLDEN)) {

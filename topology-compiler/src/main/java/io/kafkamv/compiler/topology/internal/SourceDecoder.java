@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Decodes a source record into its key and row, or marks it malformed: the record then keeps its
  * bytes and gains a {@code kmv.error} header with the reason, for the dead-letter topic.
+ *
+ * @param <K> the type of the stream's keys ({@link SourceKeys})
  */
-public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], SourceDecoder.Decoded> {
+public final class SourceDecoder<K> implements FixedKeyProcessor<K, byte[], SourceDecoder.Decoded> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourceDecoder.class);
 
@@ -33,8 +35,11 @@ public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], So
     static final String METRICS_SCOPE = "kafkamv";
     static final String DEAD_LETTERS = "dead-letters";
 
-    /** A decoded record: a change to a row (its row null for a delete), or the original bytes when it could not be read. */
-    public record Decoded(Object[] key, Object[] row, byte[] raw) {
+    /**
+     * A decoded record: a change to a row (its row null for a delete), or the original bytes of its key and value when it
+     * could not be read (its value's never null).
+     */
+    public record Decoded(Object[] key, Object[] row, byte[] rawKey, byte[] raw) {
         public boolean ok() {
             return raw == null;
         }
@@ -42,16 +47,18 @@ public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], So
 
     private final String stepId;
     private final SourceRecordDecoder decoder;
-    private FixedKeyProcessorContext<byte[], Decoded> context;
+    private final SourceKeys<K> keys;
+    private FixedKeyProcessorContext<K, Decoded> context;
     private Sensor deadLetters;
 
-    public SourceDecoder(SourceScanStep step) {
+    public SourceDecoder(SourceScanStep step, SourceKeys<K> keys) {
         this.stepId = step.id();
         this.decoder = new SourceRecordDecoder(step.schema(), step.format(), step.formatOptions());
+        this.keys = keys;
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<byte[], Decoded> context) {
+    public void init(FixedKeyProcessorContext<K, Decoded> context) {
         this.context = context;
         // A Streams sensor rather than a counter of our own, so the count reaches /metrics with the rest of the
         // job's Kafka Streams metrics (tagged by job and object), and a view reports its own dead letters.
@@ -60,13 +67,15 @@ public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], So
     }
 
     @Override
-    public void process(FixedKeyRecord<byte[], byte[]> record) {
+    public void process(FixedKeyRecord<K, byte[]> record) {
         var metadata = context.recordMetadata().orElseThrow();
+        byte[] rawKey = keys.raw(record.key());
         try {
             SourceRecordDecoder.Change change = decoder.decode(metadata.partition(), metadata.offset(), record.timestamp(),
-                record.headers(), record.key(), record.value());
+                record.headers(), rawKey, record.value());
             if (change != null) {
-                context.forward(record.withValue(new Decoded(change.key(), change.row(), null)));
+                keys.decoded(record.key(), change.key());
+                context.forward(record.withValue(new Decoded(change.key(), change.row(), null, null)));
             }
         } catch (MalformedRecordException e) {
             record.headers().add(DeadLetters.ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
@@ -74,7 +83,7 @@ public final class SourceDecoder implements FixedKeyProcessor<byte[], byte[], So
             deadLetters.record();
             logOnce(e, metadata.topic(), metadata.partition(), metadata.offset());
             byte[] raw = record.value() == null ? new byte[0] : record.value();
-            context.forward(record.withValue(new Decoded(null, null, raw)));
+            context.forward(record.withValue(new Decoded(null, null, rawKey, raw)));
         }
     }
 
