@@ -227,7 +227,14 @@ final class ViewRuntime implements AutoCloseable {
      * not start.
      */
     String threadsDescription() {
-        return streams.metadataForLocalThreads().stream()
+        java.util.Set<org.apache.kafka.streams.ThreadMetadata> threads;
+        try {
+            threads = streams.metadataForLocalThreads();
+        } catch (RuntimeException notRunning) {
+            // Only a running or rebalancing Kafka Streams tells: the warning it is for must still be logged.
+            return "not known in state " + streams.state();
+        }
+        return threads.stream()
             .map(thread -> thread.threadName().replaceFirst(".*-(StreamThread-\\d+)$", "$1") + " " + thread.threadState()
                 + " active " + thread.activeTasks().stream().map(task -> task.taskId().toString()).sorted().toList()
                 + " standby " + thread.standbyTasks().stream().map(task -> task.taskId().toString()).sorted().toList())
