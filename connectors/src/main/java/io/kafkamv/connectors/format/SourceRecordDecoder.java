@@ -48,8 +48,8 @@ public final class SourceRecordDecoder {
      */
     public static final String KEY_IS_PRIMARY_KEY = "key.is_primary_key";
     /**
-     * Key types whose equal values can be written differently ({@code 1.0} and {@code 1.00}, {@code -0.0} and
-     * {@code 0.0}), so that a producer may put one row's records in different partitions: no promise holds for them.
+     * Key types whose equal values are not equal as read ({@code 1.0} and {@code 1.00}, {@code -0.0} and {@code 0.0}):
+     * a record whose key and value write one value differently would fail the check that its key is its row's.
      */
     private static final java.util.Set<SqlType> INEXACT_KEYS = java.util.EnumSet.of(SqlType.REAL, SqlType.DOUBLE,
         SqlType.DECIMAL);
@@ -90,6 +90,8 @@ public final class SourceRecordDecoder {
     private final boolean debezium;
     private final int maxRecordBytes;
     private final boolean keyIsPrimaryKey;
+    /** Whether record keys are plain text ({@code key.format = 'string'}). */
+    private final boolean stringKeys;
     private final IncludedColumns included;
     private final int width;
 
@@ -121,8 +123,8 @@ public final class SourceRecordDecoder {
             }
             key.stream().filter(column -> INEXACT_KEYS.contains(column.type())).findFirst().ifPresent(column -> {
                 throw new IllegalArgumentException(KEY_IS_PRIMARY_KEY + " needs a primary key of exact values: column \""
-                    + column.name() + "\" is " + column.type().postgresName() + ", whose equal values can be written "
-                    + "differently and so land in different partitions");
+                    + column.name() + "\" is " + column.type().postgresName() + ", whose equal values (1.0 and 1.00, "
+                    + "0.0 and -0.0) can be written differently in a record's key and value");
             });
         }
         if (format.equals("avro")) {
@@ -140,8 +142,10 @@ public final class SourceRecordDecoder {
         } else {
             this.rows = values::decode;
         }
-        this.keys = keyReader(options.getOrDefault(KEY_FORMAT, format.equals("avro") ? "avro" : "json")
-            .toLowerCase(java.util.Locale.ROOT), key, options);
+        String keyFormat = options.getOrDefault(KEY_FORMAT, format.equals("avro") ? "avro" : "json")
+            .toLowerCase(java.util.Locale.ROOT);
+        this.stringKeys = keyFormat.equals("string");
+        this.keys = debezium && keyFormat.equals("json") ? debeziumKeyReader(key) : keyReader(keyFormat, key, options);
         // By name: the key's columns are declared NOT NULL, the schema's may not be.
         List<String> names = schema.columns().stream().map(Column::name).toList();
         this.keyColumns = key.stream().mapToInt(column -> names.indexOf(column.name())).toArray();
@@ -166,6 +170,15 @@ public final class SourceRecordDecoder {
                 throw new IllegalArgumentException(KEY_FORMAT + " '" + keyFormat + "' is not supported; use 'json', "
                     + "'avro' or 'string'");
         }
+    }
+
+    /** Debezium's JSON keys, like its values, with or without the {@code schema}/{@code payload} wrapper. */
+    private static RowReader debeziumKeyReader(List<Column> key) {
+        JsonRowDecoder keys = new JsonRowDecoder(key);
+        return bytes -> {
+            JsonNode root = JsonRowDecoder.parse(bytes);
+            return keys.decode(root.has("payload") && root.get("payload").isObject() ? root.get("payload") : root);
+        };
     }
 
     /** A key column's value from its text, for keys written as plain strings. */
@@ -274,6 +287,11 @@ public final class SourceRecordDecoder {
             recordKey = keys.read(key);
         } catch (MalformedRecordException e) {
             throw new MalformedRecordException("record key, " + e.getMessage());
+        }
+        if (stringKeys && !new String(key, java.nio.charset.StandardCharsets.UTF_8).equals(String.valueOf(recordKey[0]))) {
+            // " 7", "+7" and "07" read as 7 but hash to other partitions than "7": the row could be in two.
+            throw new MalformedRecordException("record key, \"" + new String(key, java.nio.charset.StandardCharsets.UTF_8)
+                + "\" is not written as " + KEY_IS_PRIMARY_KEY + " needs: \"" + recordKey[0] + "\"");
         }
         if (!Arrays.deepEquals(recordKey, rowKey)) {
             throw new MalformedRecordException("the record's key is not its row's primary key (" + KEY_IS_PRIMARY_KEY

@@ -198,7 +198,16 @@ class SourceRecordDecoderTest {
         assertThat(decoder.decode(0, 1, bytes("{\"id\": 7}"), bytes("{\"id\": 7, \"name\": \"ann\"}")).row())
             .containsExactly(7, "ann");
         assertThat(byString.decode(0, 2, bytes("7"), bytes("{\"id\": 7, \"name\": \"ann\"}")).key()).containsExactly(7);
-        assertThat(decoder.decode(0, 3, bytes("{\"id\": 7}"), null).row()).as("a delete").isNull();
+        var delete = decoder.decode(0, 3, bytes("{\"id\": 7}"), null);
+        assertThat(delete.key()).as("a delete's key is its record's").containsExactly(7);
+        assertThat(delete.row()).isNull();
+        assertThatThrownBy(() -> decoder.decode(0, 8, null, null)).isInstanceOf(MalformedRecordException.class)
+            .hasMessage("a tombstone without a key");
+        assertThatThrownBy(() -> decoder.decode(0, 9, bytes("7"), null)).isInstanceOf(MalformedRecordException.class)
+            .hasMessage("not a JSON object");
+        assertThatThrownBy(() -> byString.decode(0, 10, bytes("07"), bytes("{\"id\": 7, \"name\": \"ann\"}")))
+            .as("a spelling of 7 that a producer hashes elsewhere").isInstanceOf(MalformedRecordException.class)
+            .hasMessage("record key, \"07\" is not written as key.is_primary_key needs: \"7\"");
         assertThatThrownBy(() -> decoder.decode(0, 4, null, bytes("{\"id\": 7, \"name\": \"ann\"}")))
             .isInstanceOf(MalformedRecordException.class)
             .hasMessage("a record without a key, though key.is_primary_key says each record's key is its row's primary key");
@@ -223,7 +232,21 @@ class SourceRecordDecoderTest {
         assertThatThrownBy(() -> new SourceRecordDecoder(CUSTOMERS, "json", Map.of("key.is_primary_key", "yes")))
             .hasMessage("key.is_primary_key must be 'true' or 'false', not 'yes'");
         assertThat(new SourceRecordDecoder(numericKey, "json", Map.of("key.is_primary_key", "false"))
-            .decode(0, 1, null, bytes("{\"price\": 1.50}")).key()).as("no promise, no check").hasSize(1);
+            .decode(0, 1, bytes("{\"price\": 1.5}"), bytes("{\"price\": 1.50}")).key()).as("no promise, no check")
+            .containsExactly(new java.math.BigDecimal("1.50"));
+    }
+
+    @Test
+    void aDebeziumKeyIsReadWithOrWithoutItsSchemaWrapper() {
+        SourceRecordDecoder decoder = new SourceRecordDecoder(CUSTOMERS, "debezium-json", Map.of("key.is_primary_key", "true"));
+        String created = "{\"payload\": {\"before\": null, \"after\": {\"id\": 7, \"name\": \"ann\"}, \"op\": \"c\"}}";
+
+        assertThat(decoder.decode(0, 1, bytes("{\"schema\": {\"type\": \"struct\"}, \"payload\": {\"id\": 7}}"), bytes(created))
+            .row()).containsExactly(7, "ann");
+        assertThat(decoder.decode(0, 2, bytes("{\"id\": 7}"), bytes(created)).row()).containsExactly(7, "ann");
+        assertThatThrownBy(() -> decoder.decode(0, 3, bytes("{\"payload\": {\"id\": 8}}"), bytes(created)))
+            .isInstanceOf(MalformedRecordException.class)
+            .hasMessage("the record's key is not its row's primary key (key.is_primary_key): [8] is not [7]");
     }
 
     private static byte[] bytes(String text) {

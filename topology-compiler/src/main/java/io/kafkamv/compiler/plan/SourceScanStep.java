@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.kafkamv.connectors.format.SourceRecordDecoder;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
 
@@ -28,6 +29,11 @@ public record SourceScanStep(String id, String relation, String topic, String fo
 
     public SourceScanStep {
         formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
+        if (keyIsPrimaryKey != SourceRecordDecoder.keyIsPrimaryKey(formatOptions)) {
+            // The topology follows the field and the decoder's checks the option: unchecked keys would be stored.
+            throw new IllegalArgumentException("source step " + id + ": keyIsPrimaryKey " + keyIsPrimaryKey
+                + " disagrees with its format option " + SourceRecordDecoder.KEY_IS_PRIMARY_KEY);
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -14,6 +15,7 @@ import io.kafkamv.compiler.SqlCompiler;
 import io.kafkamv.compiler.catalog.Relation;
 import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
 import io.kafkamv.compiler.parser.SqlStatementParser;
+import io.kafkamv.compiler.plan.SourceScanStep;
 import io.kafkamv.connectors.row.RowSerde;
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -34,7 +36,8 @@ class KeyedSourceTopologyTest {
 
     @Test
     void aSourceKeyedByItsPrimaryKeyIsNotRepartitionedAndOneThatIsNotIs() {
-        assertThat(view(true).plan().steps().get(0).toString()).contains("keyIsPrimaryKey=true");
+        assertThat(view(true).plan().steps().get(0)).isInstanceOfSatisfying(SourceScanStep.class,
+            scan -> assertThat(scan.keyIsPrimaryKey()).isTrue());
         assertThat(TopologyFactory.build(view(true).plan()).describe().toString()).doesNotContain("repartition");
         assertThat(TopologyFactory.build(view(false).plan()).describe().toString()).contains("repartition");
     }
@@ -78,6 +81,15 @@ class KeyedSourceTopologyTest {
             assertThat(text(dead.get(0).headers().lastHeader("trace").value())).as("the record's own headers stay")
                 .isEqualTo("t-1");
         }
+    }
+
+    @Test
+    void aStepWhoseTopologyAndChecksWouldDisagreeIsNotAPlan() {
+        SourceScanStep checked = (SourceScanStep) view(true).plan().steps().get(0);
+
+        assertThatThrownBy(() -> new SourceScanStep(checked.id(), checked.relation(), checked.topic(), checked.format(),
+            checked.deadLetterTopic(), checked.schema(), checked.key(), Map.of(), true))
+            .hasMessageContaining("keyIsPrimaryKey true disagrees with its format option key.is_primary_key");
     }
 
     private static CompiledView view(boolean keyIsPrimaryKey) {

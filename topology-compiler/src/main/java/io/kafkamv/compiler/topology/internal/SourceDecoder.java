@@ -70,13 +70,10 @@ public final class SourceDecoder<K> implements FixedKeyProcessor<K, byte[], Sour
     public void process(FixedKeyRecord<K, byte[]> record) {
         var metadata = context.recordMetadata().orElseThrow();
         byte[] rawKey = keys.raw(record.key());
+        SourceRecordDecoder.Change change;
         try {
-            SourceRecordDecoder.Change change = decoder.decode(metadata.partition(), metadata.offset(), record.timestamp(),
-                record.headers(), rawKey, record.value());
-            if (change != null) {
-                keys.decoded(record.key(), change.key());
-                context.forward(record.withValue(new Decoded(change.key(), change.row(), null, null)));
-            }
+            change = decoder.decode(metadata.partition(), metadata.offset(), record.timestamp(), record.headers(), rawKey,
+                record.value());
         } catch (MalformedRecordException e) {
             record.headers().add(DeadLetters.ERROR_HEADER, e.getMessage().getBytes(StandardCharsets.UTF_8));
             record.headers().add(DeadLetters.POSITION_HEADER, DeadLetters.position(metadata.partition(), metadata.offset()));
@@ -84,6 +81,12 @@ public final class SourceDecoder<K> implements FixedKeyProcessor<K, byte[], Sour
             logOnce(e, metadata.topic(), metadata.partition(), metadata.offset());
             byte[] raw = record.value() == null ? new byte[0] : record.value();
             context.forward(record.withValue(new Decoded(null, null, rawKey, raw)));
+            return;
+        }
+        // Outside the try: what the rest of the view does with the row is not this record's fault.
+        if (change != null) {
+            keys.fill(record.key(), change.key());
+            context.forward(record.withValue(new Decoded(change.key(), change.row(), null, null)));
         }
     }
 

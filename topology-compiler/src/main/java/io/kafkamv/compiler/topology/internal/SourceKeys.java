@@ -17,14 +17,18 @@ import org.apache.kafka.common.serialization.Serializer;
  * before the record goes on; from then on it never changes. The deserializer does not decode itself: what it throws
  * would be dropped by the deserialization handler, not counted as a dead letter, and a Schema Registry outage must stop
  * the thread to be retried, not skip records.
+ *
+ * <p>A record reaches the decoder once: under exactly-once processing, which every job runs with, Kafka Streams does
+ * not process a record again after a failure but fetches it anew (a new key array). At least once, a record retried
+ * after a timeout would meet its key filled already, which {@link PrimaryKeys#raw} refuses.
  */
 public interface SourceKeys<K> {
 
     /** The record key's bytes as the topic holds them (null for a record without a key). */
     byte[] raw(K key);
 
-    /** Makes {@code key} the decoded primary key {@code primaryKey}, where the stream is keyed by it already. */
-    void decoded(K key, Object[] primaryKey);
+    /** Fills {@code key} with the decoded primary key {@code primaryKey}, where the stream is keyed by it already. */
+    void fill(K key, Object[] primaryKey);
 
     /** Keys as bytes; the stream is keyed by the decoded primary keys afterwards. */
     SourceKeys<byte[]> BYTES = new SourceKeys<>() {
@@ -34,7 +38,7 @@ public interface SourceKeys<K> {
         }
 
         @Override
-        public void decoded(byte[] key, Object[] primaryKey) {
+        public void fill(byte[] key, Object[] primaryKey) {
         }
     };
 
@@ -68,7 +72,7 @@ public interface SourceKeys<K> {
         }
 
         @Override
-        public void decoded(Object[] key, Object[] primaryKey) {
+        public void fill(Object[] key, Object[] primaryKey) {
             System.arraycopy(primaryKey, 0, key, 0, columns);
         }
 
