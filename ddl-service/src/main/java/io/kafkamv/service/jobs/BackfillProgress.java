@@ -35,6 +35,17 @@ record BackfillProgress(Map<String, Long> consumed, double fraction, boolean don
         return new BackfillProgress(consumed, complete ? 1.0 : Math.min(fraction, 0.9999), complete);
     }
 
+    /**
+     * The source partitions not read up to their targets yet, e.g. {@code clicks:2 at 120 of 500}, in order: what a
+     * stalled job's warning names, so that one stuck partition can be told from a whole job stuck.
+     */
+    String behind(Map<String, Long> target) {
+        return new java.util.TreeMap<>(target).entrySet().stream()
+            .filter(entry -> consumed.getOrDefault(entry.getKey(), 0L) < entry.getValue())
+            .map(entry -> entry.getKey() + " at " + consumed.getOrDefault(entry.getKey(), 0L) + " of " + entry.getValue())
+            .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     static String key(TopicPartition partition) {
         return partition.topic() + ":" + partition.partition();
     }

@@ -580,9 +580,10 @@ public final class JobRunner implements AutoCloseable {
             return;
         }
         if (now - last.since() > STALL_LIMIT.toNanos()) {
-            LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (Kafka Streams "
-                + "state {}; threads: {}); restarting it on this instance", job.id(), job.objectName(),
-                STALL_LIMIT.toSeconds(), runtime.state(), runtime.threadsDescription());
+            LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (behind: {}; Kafka "
+                + "Streams state {}; threads: {}); restarting it on this instance", job.id(), job.objectName(),
+                STALL_LIMIT.toSeconds(), progress.behind(job.targetOffsets()), runtime.state(),
+                runtime.threadsDescription());
             stalls.remove(job.id());
             local.remove(job.id()).ifPresent(stalled -> {
                 stalled.stopToRestart();
