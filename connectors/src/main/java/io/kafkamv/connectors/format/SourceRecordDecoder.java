@@ -288,10 +288,13 @@ public final class SourceRecordDecoder {
         } catch (MalformedRecordException e) {
             throw new MalformedRecordException("record key, " + e.getMessage());
         }
-        if (stringKeys && !new String(key, java.nio.charset.StandardCharsets.UTF_8).equals(String.valueOf(recordKey[0]))) {
+        if (stringKeys) {
             // " 7", "+7" and "07" read as 7 but hash to other partitions than "7": the row could be in two.
-            throw new MalformedRecordException("record key, \"" + new String(key, java.nio.charset.StandardCharsets.UTF_8)
-                + "\" is not written as " + KEY_IS_PRIMARY_KEY + " needs: \"" + recordKey[0] + "\"");
+            String text = new String(key, java.nio.charset.StandardCharsets.UTF_8);
+            if (!text.equals(String.valueOf(recordKey[0]))) {
+                throw new MalformedRecordException("record key, \"" + text + "\" is not written as " + KEY_IS_PRIMARY_KEY
+                    + " needs: \"" + recordKey[0] + "\"");
+            }
         }
         if (!Arrays.deepEquals(recordKey, rowKey)) {
             throw new MalformedRecordException("the record's key is not its row's primary key (" + KEY_IS_PRIMARY_KEY
