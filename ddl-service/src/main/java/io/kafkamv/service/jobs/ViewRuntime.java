@@ -18,7 +18,6 @@ import io.kafkamv.connectors.jdbc.JdbcSink;
 import io.kafkamv.jobstore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.utils.Bytes;
@@ -57,7 +56,7 @@ final class ViewRuntime implements AutoCloseable {
     private volatile boolean heldAtZero;
     /** Records left to restore of each store partition of the job's tasks here being restored, by store and partition. */
     private final Map<String, Long> restoring = new java.util.concurrent.ConcurrentHashMap<>();
-    private KafkaStreamsMetrics metrics;
+    private JobClientMeters metrics;
     private JdbcSink jdbcSink;
     private final AtomicLong rowsCounted = new AtomicLong();
     private final AtomicLong rowsCountedAt = new AtomicLong(System.nanoTime() - ROW_COUNT_TTL.toNanos());
@@ -176,9 +175,8 @@ final class ViewRuntime implements AutoCloseable {
             runtime.failure.set(exception);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        runtime.metrics = new KafkaStreamsMetrics(streams, Tags.of("job_id", String.valueOf(job.id()),
+        runtime.metrics = JobClientMeters.bind(streams, registry, Tags.of("job_id", String.valueOf(job.id()),
             "object", job.objectName()));
-        runtime.metrics.bindTo(registry);
         streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
         try {
             streams.start();

@@ -1,0 +1,78 @@
+package io.kafkamv.service.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobClientMetersTest {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void bridgesTheThreadAndClientWideMetricsOfAJobWithItsTagsAndRemovesThemWhenClosed() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (KafkaStreams streams = unstartedStreams()) {
+            JobClientMeters meters = JobClientMeters.bind(streams, registry, Tags.of("job_id", "7", "object", "m"));
+
+            Meter processRate = registry.find("kafka.stream.thread.process.rate").tag("object", "m").meter();
+            assertThat(processRate).isNotNull();
+            assertThat(processRate.getId().getTag("job_id")).isEqualTo("7");
+            assertThat(processRate.getId().getTag("thread.id")).contains("StreamThread-1");
+            assertThat(registry.find("kafka.stream.thread.process.total").functionCounter()).isNotNull();
+            assertThat(registry.find("kafka.consumer.fetch.manager.records.lag.max").gauges()).isNotEmpty()
+                .allSatisfy(gauge -> assertThat(gauge.getId().getTag("topic")).isNull());
+            long bridged = registry.getMeters().size();
+            long all = streams.metrics().size();
+            assertThat(bridged).as("of %d metrics", all).isBetween(1L, all / 4);
+
+            meters.close();
+            assertThat(registry.getMeters()).isEmpty();
+            meters.refresh();
+            assertThat(registry.getMeters()).as("a refresh after the close").isEmpty();
+        }
+    }
+
+    @Test
+    void leavesOutWhatIsPerPartitionPerTaskPerStoreOrPerBroker() {
+        assertThat(JobClientMeters.bridged(name("records-lag-max", "consumer-fetch-manager-metrics",
+            Map.of("client-id", "c")))).isTrue();
+        assertThat(JobClientMeters.bridged(name("records-lag-max", "consumer-fetch-manager-metrics",
+            Map.of("client-id", "c", "topic", "t", "partition", "0")))).isFalse();
+        assertThat(JobClientMeters.bridged(name("records-lag-max", "consumer-fetch-manager-metrics",
+            Map.of("client-id", "c", "topic", "t")))).isFalse();
+        assertThat(JobClientMeters.bridged(name("process-rate", "stream-task-metrics", Map.of("task-id", "0_1")))).isFalse();
+        assertThat(JobClientMeters.bridged(name("put-rate", "stream-state-metrics", Map.of("task-id", "0_1")))).isFalse();
+        assertThat(JobClientMeters.bridged(name("request-rate", "consumer-node-metrics", Map.of("node-id", "1")))).isFalse();
+        assertThat(JobClientMeters.bridged(name("connection-count", "admin-client-metrics", Map.of()))).isFalse();
+        assertThat(JobClientMeters.bridged(name("dead-letters-total", "stream-kafkamv-metrics",
+            Map.of("task-id", "0_1")))).isTrue();
+    }
+
+    private static MetricName name(String name, String group, Map<String, String> tags) {
+        return new MetricName(name, group, "", tags);
+    }
+
+    private KafkaStreams unstartedStreams() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in").to("out");
+        Properties properties = new Properties();
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "job-client-meters-test");
+        properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
+        properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        return new KafkaStreams(builder.build(), properties);
+    }
+}
