@@ -55,6 +55,11 @@ public final class BenchCommand implements Callable<Integer> {
         + "for --seconds, with the embedded broker, and print it.")
     boolean latencyOnly;
 
+    @Option(names = "--scale-only", split = ",", paramLabel = "VIEWS", description = "Only create this many views of "
+        + "100,000 rows at once (a list: one step after the other), with an external broker as --full does, and print "
+        + "the time, heap and threads of each step: for looking into many views.")
+    List<Integer> scaleOnly;
+
     @Option(names = "--writes", split = ",", defaultValue = "INSERT,PRODUCER,PRODUCER_KEYED",
         description = "How --latency-only writes the rows (${COMPLETION-CANDIDATES}; default: all, one after the other).")
     List<SteadyStateLatency.Writes> writes;
@@ -107,6 +112,18 @@ public final class BenchCommand implements Callable<Integer> {
                 mode.scaleRows())) {
                 for (SteadyStateLatency.Writes way : writes) {
                     logLatency(SteadyStateLatency.measure(stack.service(), way, rate, Duration.ofSeconds(seconds)));
+                }
+            }
+            return 0;
+        }
+        if (scaleOnly != null) {
+            long rowsPerView = BenchMode.FULL.scaleRows();
+            try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs,
+                rowsPerView)) {
+                for (int views : scaleOnly) {
+                    Scale.Result result = Scale.measure(stack.service(), "small", rowsPerView, views);
+                    log("%d views of %,d rows: %.1f s (%.0f rows/s per view), heap %.0f MiB, %.0f live threads", views,
+                        rowsPerView, result.seconds(), result.rowsPerSecondPerView(), result.heapMiB(), result.threads());
                 }
             }
             return 0;
