@@ -122,7 +122,7 @@ public final class KafkaMvService implements AutoCloseable {
         started.push(writer);
         CatalogService catalog = new CatalogService(store);
         CatalogTables catalogTables = new CatalogTables(catalog);
-        JobCatalogTables jobTables = new JobCatalogTables(store, rates, runner::hydrated,
+        JobCatalogTables jobTables = new JobCatalogTables(store, rates, runner::hydrated, runner::parallelism,
             topics -> Offsets.end(admin, topics));
         QueryEngine queries = new QueryEngine(catalog, relationReader(clientProperties, runner),
             (view, key) -> runner.reads().viewRowByKey(view.jobId(), key),

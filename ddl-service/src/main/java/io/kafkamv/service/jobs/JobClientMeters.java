@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -16,7 +16,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The metrics of a job's Kafka Streams clients that an operator reads, as Micrometer meters named as Micrometer's Kafka
@@ -28,16 +29,14 @@ import org.apache.kafka.streams.KafkaStreams;
  * it would be most of the machine. Bridged here: Kafka Streams' client, thread and state-updater groups and kafka-mv's
  * own sensors whole, and a few client-wide consumer and producer figures (lag, rates, rebalances, transaction times).
  * Per-partition lag and row counts are kafka-mv's own {@code kafkamv_view_*} families. One thread, shared by every job,
- * adds the metrics that appear later (a thread added by ALTER ... SET PARALLELISM) and removes those gone.
+ * adds the metrics that appear later (a thread added by ALTER ... SET PARALLELISM) and removes those gone. Only numbers
+ * are bridged: the text metrics (version, topology, state as words) would be gauges that always read NaN.
  */
 final class JobClientMeters implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(JobClientMeters.class);
     private static final Duration REFRESH = Duration.ofSeconds(30);
-    private static final ScheduledExecutorService REFRESHER = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "kafkamv-client-meters");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private static final ScheduledThreadPoolExecutor REFRESHER = refresher();
 
     private static final Set<String> WHOLE_GROUPS = Set.of("stream-metrics", "stream-thread-metrics",
         "stream-state-updater-metrics", "stream-kafkamv-metrics");
@@ -49,25 +48,49 @@ final class JobClientMeters implements AutoCloseable {
         "producer-metrics", Set.of("record-send-rate", "record-error-total", "txn-commit-time-ns-total",
             "txn-abort-time-ns-total"));
 
-    private final KafkaStreams streams;
+    private final Supplier<Map<MetricName, ? extends Metric>> metrics;
     private final MeterRegistry registry;
     private final Tags tags;
-    private final Map<MetricName, Meter> meters = new HashMap<>();
+    private final Map<MetricName, Bound> meters = new HashMap<>();
     private final ScheduledFuture<?> refreshing;
     private boolean closed;
 
-    private JobClientMeters(KafkaStreams streams, MeterRegistry registry, Tags tags) {
-        this.streams = streams;
+    /** A meter and the Kafka metric it reads: a metric removed and made again under its name (a replaced thread's) is another. */
+    private record Bound(Metric metric, Meter meter) {
+    }
+
+    private JobClientMeters(Supplier<Map<MetricName, ? extends Metric>> metrics, MeterRegistry registry, Tags tags) {
+        this.metrics = metrics;
         this.registry = registry;
         this.tags = tags;
-        refresh();
-        this.refreshing = REFRESHER.scheduleWithFixedDelay(this::refresh, REFRESH.toMillis(), REFRESH.toMillis(),
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        this.refreshing = REFRESHER.scheduleWithFixedDelay(this::refreshSafely, REFRESH.toMillis(), REFRESH.toMillis(),
             TimeUnit.MILLISECONDS);
     }
 
-    /** Registers the job's bridged metrics now and keeps them current until closed. */
-    static JobClientMeters bind(KafkaStreams streams, MeterRegistry registry, Tags tags) {
-        return new JobClientMeters(streams, registry, tags);
+    private static ScheduledThreadPoolExecutor refresher() {
+        ScheduledThreadPoolExecutor refresher = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "kafkamv-client-meters");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // A closed job's refresh leaves the queue at once, and with it what it holds: the job's Kafka Streams instance.
+        refresher.setRemoveOnCancelPolicy(true);
+        return refresher;
+    }
+
+    /**
+     * Registers the job's bridged metrics now and keeps them current until closed.
+     *
+     * @param metrics the metrics of the job's Kafka Streams instance as they are now ({@code KafkaStreams::metrics})
+     */
+    static JobClientMeters bind(Supplier<Map<MetricName, ? extends Metric>> metrics, MeterRegistry registry, Tags tags) {
+        return new JobClientMeters(metrics, registry, tags);
     }
 
     /** Whether a Kafka client metric is bridged (see the class comment). */
@@ -80,21 +103,31 @@ final class JobClientMeters implements AutoCloseable {
             && !name.tags().containsKey("topic") && !name.tags().containsKey("partition");
     }
 
+    /** A refresh that throws would end the schedule for good, and the job's meters would stop following its clients. */
+    private void refreshSafely() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            LOG.warn("The client metrics of a Kafka Streams instance could not be bridged; trying again in {} s",
+                REFRESH.toSeconds(), e);
+        }
+    }
+
     synchronized void refresh() {
         if (closed) {
             return;
         }
-        Map<MetricName, ? extends Metric> current = streams.metrics();
+        Map<MetricName, ? extends Metric> current = metrics.get();
         meters.entrySet().removeIf(bound -> {
-            if (current.containsKey(bound.getKey())) {
+            if (current.get(bound.getKey()) == bound.getValue().metric()) {
                 return false;
             }
-            registry.remove(bound.getValue());
+            registry.remove(bound.getValue().meter());
             return true;
         });
         current.forEach((name, metric) -> {
-            if (!meters.containsKey(name) && bridged(name)) {
-                meters.put(name, register(name, metric));
+            if (!meters.containsKey(name) && bridged(name) && metric.metricValue() instanceof Number) {
+                meters.put(name, new Bound(metric, register(name, metric)));
             }
         });
     }
@@ -121,8 +154,10 @@ final class JobClientMeters implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        refreshing.cancel(false);
-        meters.values().forEach(registry::remove);
+        if (refreshing != null) {
+            refreshing.cancel(false);
+        }
+        meters.values().forEach(bound -> registry.remove(bound.meter()));
         meters.clear();
     }
 }

@@ -1,8 +1,13 @@
 package io.kafkamv.service.jobs;
 
+import java.util.OptionalInt;
+
 import io.kafkamv.jobstore.JobStore;
 
-/** How many stream threads each instance gives a job: ALTER ... SET PARALLELISM's or WITH's, else the default. */
+/**
+ * How many stream threads each instance gives a job: ALTER ... SET PARALLELISM's or WITH's, else the instance's default
+ * when the job started there ({@link #byDefault}).
+ */
 public final class JobParallelism {
 
     /**
@@ -16,7 +21,20 @@ public final class JobParallelism {
     private JobParallelism() {
     }
 
-    public static int of(JobStore store, long jobId) {
-        return store.parallelism(jobId).orElse(DEFAULT);
+    /**
+     * The threads of a job that sets none, started on an instance that runs {@code jobsHere} others: {@link #DEFAULT}
+     * while the instance runs fewer jobs than it has cores, one after that. A second thread helps a job only while a
+     * core is free for it; on an instance whose cores the other jobs keep busy it is four more threads (its
+     * restorer, producer and heartbeat come with it) and five more transactions a second, which slowed the creation
+     * of 100 views (issue 21). Chosen when the job starts here and kept while it runs: a change would move its tasks
+     * between threads, and the view could not be read on this instance meanwhile.
+     */
+    public static int byDefault(int jobsHere) {
+        return jobsHere < Runtime.getRuntime().availableProcessors() ? DEFAULT : 1;
+    }
+
+    /** The threads ALTER ... SET PARALLELISM or WITH (parallelism = n) set for the job, if any. */
+    public static OptionalInt set(JobStore store, long jobId) {
+        return store.parallelism(jobId).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 }

@@ -355,8 +355,9 @@ public final class JobRunner implements AutoCloseable {
                 return;
             }
             seedStartOffsets(job, plan);
+            int defaultThreads = JobParallelism.byDefault(local.all().size());
             ViewRuntime runtime = ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
-                instanceId, JobParallelism.of(store, job.id()));
+                instanceId, JobParallelism.set(store, job.id()).orElse(defaultThreads), defaultThreads, admin);
             // Held from its first poll, not from the next throttle tick, by a limit of 0.
             runtime.throttle(store.job(job.id()).orElse(job), sourceLimitsByTopic());
             local.add(job.id(), runtime);
@@ -418,7 +419,7 @@ public final class JobRunner implements AutoCloseable {
      */
     private void resizeToParallelism() {
         local.byId().forEach((id, runtime) -> {
-            int wanted = JobParallelism.of(store, id);
+            int wanted = JobParallelism.set(store, id).orElse(runtime.defaultThreads());
             if (runtime.isRunning() && !runtime.threadShuttingDown() && runtime.threads() != wanted
                 && resizing.add(id)) {
                 resizer.execute(() -> {
@@ -449,6 +450,15 @@ public final class JobRunner implements AutoCloseable {
             .collect(Collectors.toCollection(java.util.HashSet::new));
         inUse.addAll(closing);
         sweeper.sweep(jobs, inUse);
+    }
+
+    /**
+     * The stream threads each instance runs the job with, as this one sees it: ALTER's or WITH's, else the default it
+     * chose when it started the job here, else the one it would choose now.
+     */
+    public int parallelism(long jobId) {
+        return JobParallelism.set(store, jobId).orElseGet(() -> local.get(jobId).map(ViewRuntime::defaultThreads)
+            .orElseGet(() -> JobParallelism.byDefault(local.all().size())));
     }
 
     /** What keeps a job from running on this instance, if anything: SHOW JOBS says it beside the progress. */

@@ -18,6 +18,7 @@ import io.kafkamv.connectors.jdbc.JdbcSink;
 import io.kafkamv.jobstore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.MetricName;
@@ -64,10 +65,13 @@ final class ViewRuntime implements AutoCloseable {
     private final AtomicBoolean counting = new AtomicBoolean();
 
     private final ViewPartitions partitions;
+    /** The threads it runs with here while its parallelism is DEFAULT, chosen when it started here. */
+    private final int defaultThreads;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors,
-                        java.util.Set<String> storeTopics) {
+                        java.util.Set<String> storeTopics, int defaultThreads) {
         this.job = job;
+        this.defaultThreads = defaultThreads;
         this.plan = plan;
         this.streams = streams;
         this.evaluationErrors = evaluationErrors;
@@ -99,9 +103,13 @@ final class ViewRuntime implements AutoCloseable {
         return job.generation();
     }
 
-    /** @param threads its stream threads on this instance ({@link JobParallelism}) */
+    /**
+     * @param threads its stream threads on this instance ({@link JobParallelism})
+     * @param defaultThreads what its parallelism's DEFAULT means here ({@link JobParallelism#byDefault})
+     * @param admin the service's admin client, which the job's Kafka Streams instance uses and does not close
+     */
     static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
-                             String applicationServer, String instanceId, int threads) {
+                             String applicationServer, String instanceId, int threads, int defaultThreads, Admin admin) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job));
@@ -136,9 +144,10 @@ final class ViewRuntime implements AutoCloseable {
         // their way; the broker then answers CONCURRENT_TRANSACTIONS (thousands of times with 50 views at once) and
         // the producer tries again after its retry backoff, 100 ms growing to 1 s by default, with the stream thread's
         // commit waiting on it. Markers take milliseconds: try again soon (Kafka's own producer did the same for
-        // AddPartitionsToTxn, KAFKA-5477). 50 views of 100,000 rows: 62.7 s before, 53.4 s with this.
+        // AddPartitionsToTxn, KAFKA-5477). 50 views of 100,000 rows: 62.7 s before, 53.4 s with this. The backoff still
+        // doubles up to its default second: this applies to every retry, and a broker that restarts is not asked 20
+        // times a second by every producer.
         properties.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
-        properties.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG), 50);
         // A new instance first warms up a copy of a partition's state and takes the partition over at the
         // next probing rebalance: every minute (the least Kafka Streams allows) instead of every ten, so
         // scaling out spreads a view's partitions within minutes.
@@ -152,9 +161,10 @@ final class ViewRuntime implements AutoCloseable {
         }
         java.util.Set<String> storeTopics = plan.store() == null ? java.util.Set.of()
             : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job));
-        KafkaStreams streams = new KafkaStreams(topology, properties);
+        KafkaStreams streams = new KafkaStreams(topology, properties, new SharedAdminClientSupplier(admin));
         try {
-            return start(job, plan, streams, evaluationErrors, storeTopics, registry, clientProperties, instanceId);
+            return start(job, plan, streams, evaluationErrors, storeTopics, defaultThreads, registry, clientProperties,
+                instanceId);
         } catch (RuntimeException e) {
             // Its state directory's lock and its clients go with it, so that the next attempt can have them.
             streams.close(Duration.ofSeconds(10));
@@ -164,9 +174,9 @@ final class ViewRuntime implements AutoCloseable {
 
     private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
                                      CountedEvaluationErrors evaluationErrors, java.util.Set<String> storeTopics,
-                                     MeterRegistry registry,
+                                     int defaultThreads, MeterRegistry registry,
                                      Properties clientProperties, String instanceId) {
-        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics, defaultThreads);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
             var outage = RegistryOutageRetry.outage(exception);
@@ -189,7 +199,7 @@ final class ViewRuntime implements AutoCloseable {
             runtime.failure.set(exception);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        runtime.metrics = JobClientMeters.bind(streams, registry, Tags.of("job_id", String.valueOf(job.id()),
+        runtime.metrics = JobClientMeters.bind(streams::metrics, registry, Tags.of("job_id", String.valueOf(job.id()),
             "object", job.objectName()));
         streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
         try {
@@ -313,6 +323,10 @@ final class ViewRuntime implements AutoCloseable {
         public void onRestoreSuspended(org.apache.kafka.common.TopicPartition partition, String store, long restored) {
             restoring.remove(store + "/" + partition);
         }
+    }
+
+    int defaultThreads() {
+        return defaultThreads;
     }
 
     /** The stream threads this instance runs the job with now, not counting one that is shutting down. */
@@ -490,10 +504,13 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     private void stop(boolean leaveGroup, boolean forGood) {
-        if (jdbcSink != null) {
-            jdbcSink.close();
+        try {
+            if (jdbcSink != null) {
+                jdbcSink.close();
+            }
+        } finally {
+            metrics.close();
         }
-        metrics.close();
         boolean closed = streams.close(CloseOptions.timeout(Duration.ofSeconds(30)).withGroupMembershipOperation(
             leaveGroup ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
                 : CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP));

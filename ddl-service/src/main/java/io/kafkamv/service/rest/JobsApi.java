@@ -11,13 +11,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
+import java.util.function.LongToIntFunction;
 
 import io.javalin.http.Context;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
 import io.kafkamv.service.error.SqlError;
-import io.kafkamv.service.jobs.JobParallelism;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.statement.StatementExecutor;
 
@@ -36,13 +36,19 @@ final class JobsApi {
     private final StatementExecutor executor;
     private final JobRates rates;
     private final LongPredicate hydrated;
+    private final LongToIntFunction parallelism;
 
-    /** @param hydrated whether a created job's state is whole on every instance ({@code JobRunner#hydrated}) */
-    JobsApi(JobStore store, StatementExecutor executor, JobRates rates, LongPredicate hydrated) {
+    /**
+     * @param hydrated    whether a created job's state is whole on every instance ({@code JobRunner#hydrated})
+     * @param parallelism the stream threads each instance runs a job with ({@code JobRunner#parallelism})
+     */
+    JobsApi(JobStore store, StatementExecutor executor, JobRates rates, LongPredicate hydrated,
+            LongToIntFunction parallelism) {
         this.store = store;
         this.executor = executor;
         this.rates = rates;
         this.hydrated = hydrated;
+        this.parallelism = parallelism;
     }
 
     void list(Context ctx) {
@@ -191,7 +197,7 @@ final class JobsApi {
             json.put("failure", job.failure());
         }
         json.put("backfillRateLimit", job.rateLimit());
-        json.put("parallelism", JobParallelism.of(store, job.id()));
+        json.put("parallelism", parallelism.applyAsInt(job.id()));
         if (job.status() == JobStatus.CREATED) {
             json.put("hydrated", hydrated.test(job.id()));
         }

@@ -30,7 +30,7 @@ public final class RestServer implements AutoCloseable {
                       io.kafkamv.service.background.BackgroundStatements background, JobStore store, JobRunner runner, JobRates rates, ServiceMetrics metrics, BearerTokens tokens,
                       java.util.Properties clientProperties) {
         StatementsApi statements = new StatementsApi(executor, background, store);
-        JobsApi jobs = new JobsApi(store, executor, rates, runner::hydrated);
+        JobsApi jobs = new JobsApi(store, executor, rates, runner::hydrated, runner::parallelism);
         ObjectsApi objects = new ObjectsApi(store, runner, executor);
         ViewsApi views = new ViewsApi(store, runner.reads());
         SourcesApi sources = new SourcesApi(store, clientProperties);

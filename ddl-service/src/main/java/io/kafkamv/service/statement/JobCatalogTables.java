@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.LongPredicate;
+import java.util.function.LongToIntFunction;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.catalog.Relation;
@@ -22,7 +23,6 @@ import io.kafkamv.jobstore.CatalogEntry;
 import io.kafkamv.jobstore.Job;
 import io.kafkamv.jobstore.JobStatus;
 import io.kafkamv.jobstore.JobStore;
-import io.kafkamv.service.jobs.JobParallelism;
 import io.kafkamv.service.jobs.JobRates;
 import io.kafkamv.service.query.QueryEngine;
 import org.apache.calcite.schema.SchemaPlus;
@@ -39,17 +39,21 @@ public final class JobCatalogTables {
     private final JobStore store;
     private final JobRates rates;
     private final LongPredicate hydrated;
+    private final LongToIntFunction parallelism;
     private final Function<Collection<String>, Map<String, Long>> endOffsets;
 
     /**
      * @param hydrated   whether a created job's local state is whole on every instance ({@code JobRunner#hydrated})
+     * @param parallelism the stream threads each instance runs a job with ({@code JobRunner#parallelism})
      * @param endOffsets the end offset of every partition of these topics now, by {@code topic:partition}
      */
     public JobCatalogTables(JobStore store, JobRates rates, LongPredicate hydrated,
+                            LongToIntFunction parallelism,
                             Function<Collection<String>, Map<String, Long>> endOffsets) {
         this.store = store;
         this.rates = rates;
         this.hydrated = hydrated;
+        this.parallelism = parallelism;
         this.endOffsets = endOffsets;
     }
 
@@ -84,7 +88,7 @@ public final class JobCatalogTables {
                 rate.flatMap(JobRates.Rate::eta).map(eta -> eta.toMillis() / 1000.0).orElse(null),
                 job.createdAt().toEpochMilli(), job.rateLimit() < 0 ? null : job.rateLimit(), job.failure(),
                 waitingFor(job),
-                JobParallelism.of(store, job.id()),
+                parallelism.applyAsInt(job.id()),
                 job.status() == JobStatus.CREATED && hydrated.test(job.id())});
         }
         return rows;

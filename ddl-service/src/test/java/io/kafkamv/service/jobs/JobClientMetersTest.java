@@ -9,6 +9,7 @@ import java.util.Properties;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -25,7 +26,7 @@ class JobClientMetersTest {
     void bridgesTheThreadAndClientWideMetricsOfAJobWithItsTagsAndRemovesThemWhenClosed() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (KafkaStreams streams = unstartedStreams()) {
-            JobClientMeters meters = JobClientMeters.bind(streams, registry, Tags.of("job_id", "7", "object", "m"));
+            JobClientMeters meters = JobClientMeters.bind(streams::metrics, registry, Tags.of("job_id", "7", "object", "m"));
 
             Meter processRate = registry.find("kafka.stream.thread.process.rate").tag("object", "m").meter();
             assertThat(processRate).isNotNull();
@@ -58,7 +59,31 @@ class JobClientMetersTest {
         assertThat(JobClientMeters.bridged(name("request-rate", "consumer-node-metrics", Map.of("node-id", "1")))).isFalse();
         assertThat(JobClientMeters.bridged(name("connection-count", "admin-client-metrics", Map.of()))).isFalse();
         assertThat(JobClientMeters.bridged(name("dead-letters-total", "stream-kafkamv-metrics",
-            Map.of("task-id", "0_1")))).isTrue();
+            Map.of("thread-id", "t-StreamThread-1", "kafkamv-id", "dead-letters")))).isTrue();
+    }
+
+    @Test
+    void followsAMetricMadeAgainUnderItsNameAndLeavesOutTheMetricsThatAreText() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MetricName processRate = name("process-rate", "stream-thread-metrics", Map.of("thread-id", "t-StreamThread-1"));
+        MetricName version = name("version", "stream-metrics", Map.of("client-id", "t"));
+        Map<MetricName, Metric> metrics = new java.util.HashMap<>();
+        metrics.put(processRate, new Value(processRate, 5.0));
+        metrics.put(version, new Value(version, "4.4.0"));
+        try (JobClientMeters meters = JobClientMeters.bind(() -> metrics, registry, Tags.of("job_id", "7"))) {
+            assertThat(registry.get("kafka.stream.thread.process.rate").gauge().value()).isEqualTo(5.0);
+            assertThat(registry.find("kafka.stream.version").meter()).as("a text metric").isNull();
+
+            // A thread replaced after a failure takes the index of the one it replaces: its metrics are new objects.
+            metrics.put(processRate, new Value(processRate, 8.0));
+            meters.refresh();
+            assertThat(registry.get("kafka.stream.thread.process.rate").gauge().value()).isEqualTo(8.0);
+            assertThat(registry.getMeters()).hasSize(1);
+        }
+    }
+
+    /** A Kafka metric that holds one value: what a sensor's metric answers, without a sensor behind it. */
+    private record Value(MetricName metricName, Object metricValue) implements Metric {
     }
 
     private static MetricName name(String name, String group, Map<String, String> tags) {

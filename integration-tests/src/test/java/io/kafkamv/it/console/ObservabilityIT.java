@@ -141,8 +141,8 @@ class ObservabilityIT {
             .contains("kafkamv_statement_errors_total{sqlstate=\"42703\"}")
             .contains("kafkamv_pgwire_sessions ")
             .contains("kafkamv_pgwire_connections ")
-            // Kafka Streams' own client metrics, bridged (Micrometer adds ones that appear later, like a
-            // partition's lag, at its next minute-ly look, so only those there from the start are asked for).
+            // Kafka Streams' own client metrics, bridged (those that appear later, like an added thread's, are
+            // bridged at the next look, every 30 s, so only those there from the start are asked for).
             .containsPattern("kafka_stream_thread_process_rate\\{[^}]*" + tags)
             .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*" + tags)
             .contains("jvm_threads_live_threads");

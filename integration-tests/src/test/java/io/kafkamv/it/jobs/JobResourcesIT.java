@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kafkamv.it.support.Psql;
+import io.kafkamv.service.jobs.JobParallelism;
 import io.kafkamv.it.support.ServiceProcess;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -66,8 +67,10 @@ class JobResourcesIT {
             assertThat(psql.run("ALTER MATERIALIZED VIEW m SET PARALLELISM TO 1").exitCode()).isZero();
             awaitThreads(service, 1);
             assertThat(psql.run("ALTER MATERIALIZED VIEW m SET PARALLELISM = DEFAULT").exitCode()).isZero();
-            awaitThreads(service, 2);
-            assertThat(psql.value("SELECT parallelism FROM kafka_mv.jobs WHERE name = 'm'")).isEqualTo("2");
+            int byDefault = JobParallelism.byDefault(0);
+            awaitThreads(service, "m", byDefault);
+            assertThat(psql.value("SELECT parallelism FROM kafka_mv.jobs WHERE name = 'm'"))
+                .isEqualTo(String.valueOf(byDefault));
             psql.session(List.of("INSERT INTO t VALUES (7)", "FLUSH"));
             assertThat(psql.value("SELECT n FROM m WHERE k = 7")).isEqualTo("2001");
 
@@ -78,6 +81,21 @@ class JobResourcesIT {
                     .contains("ERROR:  22023: invalid value for parameter \"parallelism\"")
                     .contains("(stream threads per instance, from 1 to 64)");
             }
+
+            // Once the instance runs as many jobs as it has cores, a job that sets no parallelism gets one thread: a
+            // second would wait for a core. The jobs started before keep theirs.
+            List<String> busy = new java.util.ArrayList<>();
+            for (int i = 1; i < Runtime.getRuntime().availableProcessors(); i++) {
+                busy.add("CREATE MATERIALIZED VIEW busy" + i + " AS SELECT count(*) AS n FROM t");
+            }
+            busy.add("CREATE MATERIALIZED VIEW one_more AS SELECT count(*) AS n FROM t");
+            Psql.Result created = psql.session(busy);
+            assertThat(created.exitCode()).as(created.stderr()).isZero();
+            awaitThreads(service, "one_more", 1);
+            assertThat(psql.value("SELECT parallelism FROM kafka_mv.jobs WHERE name = 'one_more'")).isEqualTo("1");
+            assertThat(psql.value("SELECT parallelism FROM kafka_mv.jobs WHERE name = 'm'"))
+                .isEqualTo(String.valueOf(byDefault));
+            assertThat(psql.value("SELECT n FROM one_more")).isEqualTo("200001");
         }
     }
 
@@ -145,8 +163,12 @@ class JobResourcesIT {
 
     /** Until the instance runs the job of view m with that many stream threads. */
     private static void awaitThreads(ServiceProcess service, int threads) {
+        awaitThreads(service, "m", threads);
+    }
+
+    private static void awaitThreads(ServiceProcess service, String view, int threads) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-            .untilAsserted(() -> assertThat(metric(service, "kafkamv_view_stream_threads", "m")).isEqualTo(threads));
+            .untilAsserted(() -> assertThat(metric(service, "kafkamv_view_stream_threads", view)).isEqualTo(threads));
     }
 
     /** The instance's gauge of that name for that object, or -1 while it has none. */
