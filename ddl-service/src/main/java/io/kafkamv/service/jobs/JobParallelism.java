@@ -23,14 +23,14 @@ public final class JobParallelism {
 
     /**
      * The threads of a job that sets none, started on an instance that runs {@code jobsHere} others: {@link #DEFAULT}
-     * while the instance runs fewer jobs than it has cores, one after that. A second thread helps a job only while a
-     * core is free for it; on an instance whose cores the other jobs keep busy it is four more threads (its
-     * restorer, producer and heartbeat come with it) and five more transactions a second, which slowed the creation
-     * of 100 views (issue 21). Chosen when the job starts here and kept while it runs: a change would move its tasks
-     * between threads, and the view could not be read on this instance meanwhile.
+     * while the instance runs fewer jobs than it has cores, one after that ({@link JobShare}). A second thread helps a
+     * job only while a core is free for it; on an instance whose cores the other jobs keep busy it is four more
+     * threads (its restorer, producer and heartbeat come with it) and more transactions. Chosen when the job starts
+     * here and kept while it runs: a change would move its tasks between threads, and the view could not be read on
+     * this instance meanwhile.
      */
     public static int byDefault(int jobsHere) {
-        return jobsHere < Runtime.getRuntime().availableProcessors() ? DEFAULT : 1;
+        return JobShare.forJobsHere(jobsHere).defaultThreads();
     }
 
     /** The threads ALTER ... SET PARALLELISM or WITH (parallelism = n) set for the job, if any. */

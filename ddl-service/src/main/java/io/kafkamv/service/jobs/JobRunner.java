@@ -355,9 +355,9 @@ public final class JobRunner implements AutoCloseable {
                 return;
             }
             seedStartOffsets(job, plan);
-            int defaultThreads = JobParallelism.byDefault(local.all().size());
+            JobShare share = JobShare.forJobsHere(local.all().size());
             ViewRuntime runtime = ViewRuntime.start(job, plan, clientProperties, stateDir, metrics, applicationServer,
-                instanceId, JobParallelism.set(store, job.id()).orElse(defaultThreads), defaultThreads, admin);
+                instanceId, JobParallelism.set(store, job.id()).orElse(share.defaultThreads()), share, admin);
             // Held from its first poll, not from the next throttle tick, by a limit of 0.
             runtime.throttle(store.job(job.id()).orElse(job), sourceLimitsByTopic());
             local.add(job.id(), runtime);

@@ -65,13 +65,13 @@ final class ViewRuntime implements AutoCloseable {
     private final AtomicBoolean counting = new AtomicBoolean();
 
     private final ViewPartitions partitions;
-    /** The threads it runs with here while its parallelism is DEFAULT, chosen when it started here. */
-    private final int defaultThreads;
+    /** Its threads while its parallelism is DEFAULT, and its commit interval: chosen when it started here. */
+    private final JobShare share;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors,
-                        java.util.Set<String> storeTopics, int defaultThreads) {
+                        java.util.Set<String> storeTopics, JobShare share) {
         this.job = job;
-        this.defaultThreads = defaultThreads;
+        this.share = share;
         this.plan = plan;
         this.streams = streams;
         this.evaluationErrors = evaluationErrors;
@@ -105,11 +105,11 @@ final class ViewRuntime implements AutoCloseable {
 
     /**
      * @param threads its stream threads on this instance ({@link JobParallelism})
-     * @param defaultThreads what its parallelism's DEFAULT means here ({@link JobParallelism#byDefault})
+     * @param share          what this instance gives it, by how busy it is ({@link JobShare})
      * @param admin the service's admin client, which the job's Kafka Streams instance uses and does not close
      */
     static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
-                             String applicationServer, String instanceId, int threads, int defaultThreads, Admin admin) {
+                             String applicationServer, String instanceId, int threads, JobShare share, Admin admin) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job));
@@ -119,8 +119,7 @@ final class ViewRuntime implements AutoCloseable {
         properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         // Exactly once: an instance that dies mid-batch must not make a survivor count its records twice.
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // Progress and FLUSH read committed offsets: commit often enough for both to feel live.
-        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
+        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, share.commitInterval().toMillis());
         properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
         properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
             LogAndContinueExceptionHandler.class);
@@ -163,7 +162,7 @@ final class ViewRuntime implements AutoCloseable {
             : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job));
         KafkaStreams streams = new KafkaStreams(topology, properties, new SharedAdminClientSupplier(admin));
         try {
-            return start(job, plan, streams, evaluationErrors, storeTopics, defaultThreads, registry, clientProperties,
+            return start(job, plan, streams, evaluationErrors, storeTopics, share, registry, clientProperties,
                 instanceId);
         } catch (RuntimeException e) {
             // Its state directory's lock and its clients go with it, so that the next attempt can have them.
@@ -174,9 +173,9 @@ final class ViewRuntime implements AutoCloseable {
 
     private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
                                      CountedEvaluationErrors evaluationErrors, java.util.Set<String> storeTopics,
-                                     int defaultThreads, MeterRegistry registry,
+                                     JobShare share, MeterRegistry registry,
                                      Properties clientProperties, String instanceId) {
-        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics, defaultThreads);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics, share);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
             var outage = RegistryOutageRetry.outage(exception);
@@ -326,7 +325,7 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     int defaultThreads() {
-        return defaultThreads;
+        return share.defaultThreads();
     }
 
     /** The stream threads this instance runs the job with now, not counting one that is shutting down. */
