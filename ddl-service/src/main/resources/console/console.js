@@ -126,8 +126,9 @@ function jobRow(job) {
     el('td', {class: `status-${status}`}, status,
       job.failure ? el('div', {class: 'notice'}, job.failure) : null,
       job.waitingFor ? el('div', {class: 'notice'}, `for ${job.waitingFor.join(', ')}`) : null,
-      job.parallelism !== undefined && job.parallelism !== 2
-        ? el('div', {class: 'notice'}, `${job.parallelism} threads per instance`) : null),
+      job.parallelismSet
+        ? el('div', {class: 'notice'}, `${job.parallelism} thread${job.parallelism === 1 ? '' : 's'} per instance`)
+        : null),
     el('td', {}, progressBar(job)),
     el('td', {class: 'num rate'}, running && job.recordsPerSecond !== undefined
       ? `${formatCount(job.recordsPerSecond)} rows/s` : ''),

@@ -198,6 +198,7 @@ final class JobsApi {
         }
         json.put("backfillRateLimit", job.rateLimit());
         json.put("parallelism", parallelism.applyAsInt(job.id()));
+        json.put("parallelismSet", store.parallelism(job.id()).isPresent());
         if (job.status() == JobStatus.CREATED) {
             json.put("hydrated", hydrated.test(job.id()));
         }
