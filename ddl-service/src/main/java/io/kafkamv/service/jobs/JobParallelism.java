@@ -23,11 +23,8 @@ public final class JobParallelism {
 
     /**
      * The threads of a job that sets none, started on an instance that runs {@code jobsHere} others: {@link #DEFAULT}
-     * while the instance runs fewer jobs than it has cores, one after that ({@link JobShare}). A second thread helps a
-     * job only while a core is free for it; on an instance whose cores the other jobs keep busy it is four more
-     * threads (its restorer, producer and heartbeat come with it) and more transactions. Chosen when the job starts
-     * here and kept while it runs: a change would move its tasks between threads, and the view could not be read on
-     * this instance meanwhile.
+     * while the instance has a core to spare, else one ({@link JobShare} says why). Chosen when the job starts here and
+     * kept while it runs: a change would move its tasks between threads, and the view could not be read here meanwhile.
      */
     public static int byDefault(int jobsHere) {
         return JobShare.forJobsHere(jobsHere).defaultThreads();

@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Properties;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,8 @@ class JobClientMetersTest {
     @Test
     void bridgesTheThreadAndClientWideMetricsOfAJobWithItsTagsAndRemovesThemWhenClosed() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (KafkaStreams streams = unstartedStreams()) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1"));
+             KafkaStreams streams = UnstartedStreams.of(stateDir, new SharedAdminClientSupplier(admin))) {
             JobClientMeters meters = JobClientMeters.bind(streams::metrics, registry, Tags.of("job_id", "7", "object", "m"));
 
             Meter processRate = registry.find("kafka.stream.thread.process.rate").tag("object", "m").meter();
@@ -88,16 +88,5 @@ class JobClientMetersTest {
 
     private static MetricName name(String name, String group, Map<String, String> tags) {
         return new MetricName(name, group, "", tags);
-    }
-
-    private KafkaStreams unstartedStreams() {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("in").to("out");
-        Properties properties = new Properties();
-        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "job-client-meters-test");
-        properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
-        properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        return new KafkaStreams(builder.build(), properties);
     }
 }

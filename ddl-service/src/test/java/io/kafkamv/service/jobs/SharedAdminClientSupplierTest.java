@@ -6,15 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,14 +24,7 @@ class SharedAdminClientSupplierTest {
     @Test
     void aJobsKafkaStreamsUsesTheSharedAdminClientAndLeavesItOpenWhenItCloses() {
         try (Admin shared = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1"))) {
-            SharedAdminClientSupplier supplier = new SharedAdminClientSupplier(shared);
-            StreamsBuilder builder = new StreamsBuilder();
-            builder.stream("in").to("out");
-            Properties properties = new Properties();
-            properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "shared-admin-test");
-            properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
-            properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            new KafkaStreams(builder.build(), properties, supplier).close(Duration.ofSeconds(10));
+            UnstartedStreams.of(stateDir, new SharedAdminClientSupplier(shared)).close(Duration.ofSeconds(10));
 
             assertThat(failureOfACall(shared)).as("the shared client after a job's close").doesNotContain(CLOSED);
             shared.close(Duration.ZERO);
