@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.Column;
@@ -34,6 +35,11 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
     @Override
     public PlanStep withColumnNames(List<String> names) {
         return new AggregateStep(id, input, groupBy, aggregates, schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new AggregateStep(ids.apply(id), ids.apply(input), groupBy, aggregates, schema, key);
     }
 
     @Override

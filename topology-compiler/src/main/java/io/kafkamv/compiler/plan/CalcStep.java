@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -22,6 +23,11 @@ public record CalcStep(String id, String input, String sql, RowSchema schema, Li
     @Override
     public PlanStep withColumnNames(List<String> names) {
         return new CalcStep(id, input, sql, schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new CalcStep(ids.apply(id), ids.apply(input), sql, schema, key);
     }
 
     @Override

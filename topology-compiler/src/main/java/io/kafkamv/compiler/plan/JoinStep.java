@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.Column;
@@ -69,6 +70,12 @@ public record JoinStep(String id, String left, String right, JoinKind kind, List
     public PlanStep withColumnNames(List<String> names) {
         return new JoinStep(id, left, right, kind, leftKeys, rightKeys, joinKey, nullSafe, partitions,
             schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new JoinStep(ids.apply(id), ids.apply(left), ids.apply(right), kind, leftKeys, rightKeys, joinKey, nullSafe,
+            partitions, schema, key);
     }
 
     @Override

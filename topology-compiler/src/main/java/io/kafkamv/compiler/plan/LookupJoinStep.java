@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kafkamv.connectors.schema.Column;
@@ -45,6 +46,12 @@ public record LookupJoinStep(String id, String input, String table, String topic
     public PlanStep withColumnNames(List<String> names) {
         return new LookupJoinStep(id, input, table, topic, tableSchema, tableKey, inputKeys, tableSql, keepUnmatched,
             schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new LookupJoinStep(ids.apply(id), ids.apply(input), table, topic, tableSchema, tableKey, inputKeys, tableSql,
+            keepUnmatched, schema, key);
     }
 
     @Override

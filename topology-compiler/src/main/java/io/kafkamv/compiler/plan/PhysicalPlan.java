@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -67,6 +68,23 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
     /** The same rows kept by an index, in its store {@code index}, instead of as a view. */
     public PhysicalPlan indexedBy(IndexOutput output) {
         return new PhysicalPlan(version, view, null, "index", steps, produces, null, output);
+    }
+
+    /**
+     * The same plan with its steps and its store named under {@code prefix}: every processor, store and internal
+     * topic is named from them, so that the plans of several views can be built into one topology.
+     */
+    public PhysicalPlan prefixed(String prefix) {
+        UnaryOperator<String> ids = id -> prefix + id;
+        Map<String, StepOutput> outputs = null;
+        if (produces != null) {
+            outputs = new LinkedHashMap<>();
+            for (Map.Entry<String, StepOutput> output : produces.entrySet()) {
+                outputs.put(ids.apply(output.getKey()), output.getValue());
+            }
+        }
+        return new PhysicalPlan(version, view, outputTopic, store == null ? null : ids.apply(store),
+            steps.stream().map(step -> step.renamed(ids)).toList(), outputs, sink, index);
     }
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -41,6 +42,9 @@ public sealed interface PlanStep permits TableScanStep, SourceScanStep, CalcStep
 
     /** The same step producing the same values under other column names. */
     PlanStep withColumnNames(java.util.List<String> names);
+
+    /** The same step under another id, reading the steps it reads under theirs: {@code ids} renames every one. */
+    PlanStep renamed(UnaryOperator<String> ids);
 
     <R> R accept(PlanStepVisitor<R> visitor);
 }

@@ -2,6 +2,7 @@ package io.kafkamv.compiler.plan;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -45,6 +46,12 @@ public record SourceScanStep(String id, String relation, String topic, String fo
     public PlanStep withColumnNames(List<String> names) {
         return new SourceScanStep(id, relation, topic, format, deadLetterTopic, schema.withColumnNames(names), key,
             formatOptions, keyIsPrimaryKey);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new SourceScanStep(ids.apply(id), relation, topic, format, deadLetterTopic, schema, key, formatOptions,
+            keyIsPrimaryKey);
     }
 
     @Override

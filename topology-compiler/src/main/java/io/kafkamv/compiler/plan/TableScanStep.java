@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -36,6 +37,11 @@ public record TableScanStep(String id, String relation, String topic, RowSchema 
     @Override
     public PlanStep withColumnNames(List<String> names) {
         return new TableScanStep(id, relation, topic, schema.withColumnNames(names), key, recordedAppendOnly);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new TableScanStep(ids.apply(id), relation, topic, schema, key, recordedAppendOnly);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -44,6 +45,12 @@ public record TopNStep(String id, String input, List<Integer> partitionBy, List<
     public PlanStep withColumnNames(List<String> names) {
         return new TopNStep(id, input, partitionBy, orderBy, offset, limit, rowNumber, partitions,
             schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new TopNStep(ids.apply(id), ids.apply(input), partitionBy, orderBy, offset, limit, rowNumber, partitions, schema,
+            key);
     }
 
     @Override

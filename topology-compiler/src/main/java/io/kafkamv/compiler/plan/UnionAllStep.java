@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -20,6 +21,11 @@ public record UnionAllStep(String id, List<String> inputs, RowSchema schema, Lis
     @Override
     public PlanStep withColumnNames(List<String> names) {
         return new UnionAllStep(id, inputs, schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new UnionAllStep(ids.apply(id), inputs.stream().map(ids).toList(), schema, key);
     }
 
     @Override

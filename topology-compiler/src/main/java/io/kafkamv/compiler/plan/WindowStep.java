@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.plan;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.kafkamv.connectors.schema.Column;
 import io.kafkamv.connectors.schema.RowSchema;
@@ -48,6 +49,12 @@ public record WindowStep(String id, String input, WindowKind kind, int timeColum
     public PlanStep withColumnNames(List<String> names) {
         return new WindowStep(id, input, kind, timeColumn, sizeMillis, slideMillis, offsetMillis,
             schema.withColumnNames(names), key);
+    }
+
+    @Override
+    public PlanStep renamed(UnaryOperator<String> ids) {
+        return new WindowStep(ids.apply(id), ids.apply(input), kind, timeColumn, sizeMillis, slideMillis, offsetMillis, schema,
+            key);
     }
 
     @Override

@@ -23,26 +23,58 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * What the builders of one plan's steps share while its topology is built: the Streams builder, each
  * step's table (built the first time a later step asks for it), and, for a step whose rows are only
- * ever inserted, the stream of them, which a later step may take instead of the table.
+ * ever inserted, the stream of them, which a later step may take instead of the table. Several plans
+ * may be built into one topology, each under a prefix of its own names, reading each topic once
+ * ({@link TopicReads}).
  */
 final class BuildContext {
 
     private final StreamsBuilder builder;
+    private final TopicReads reads;
+    private final String prefix;
     private final PhysicalPlan plan;
     private final EvaluationErrors errors;
     private final Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
     private final Map<String, Lazy<KStream<Object[], Object[]>>> appendOnlyStreams = new HashMap<>();
-    /** The store of each looked-up table's topic: a topic is read once, however many steps look it up. */
-    private final Map<String, String> lookupTables = new HashMap<>();
 
-    BuildContext(StreamsBuilder builder, PhysicalPlan plan, EvaluationErrors errors) {
+    /** {@code plan} with its names under {@code prefix}: "" for a plan built alone, as plans always were. */
+    BuildContext(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan plan, EvaluationErrors errors) {
         this.builder = builder;
-        this.plan = plan;
+        this.reads = reads;
+        this.prefix = prefix;
+        this.plan = prefix.isEmpty() ? plan : plan.prefixed(prefix);
         this.errors = errors;
     }
 
     StreamsBuilder builder() {
         return builder;
+    }
+
+    /** The plan as built: its steps and store named under the prefix. */
+    PhysicalPlan plan() {
+        return plan;
+    }
+
+    /** A name of this plan's that no step gives it (its outputs'), under its prefix. */
+    String name(String name) {
+        return prefix + name;
+    }
+
+    /**
+     * The table of a step that reads {@code topic}, built by {@code build}; or, when another plan of the same
+     * topology already reads the topic the same way, that plan's, and its stream of inserts too.
+     */
+    Supplier<KTable<Object[], Object[]>> scan(PlanStep step, String topic,
+                                              Supplier<Supplier<KTable<Object[], Object[]>>> build) {
+        TopicReads.Scan scan = reads.scan(topic, step, plan.output(step.id()), () -> {
+            Lazy<KTable<Object[], Object[]>> table = new Lazy<>(build.get());
+            // Offered by the builder, if the step's rows are inserts.
+            return new TopicReads.Scan(table, appendOnlyStreams.get(step.id()));
+        });
+        if (scan.inserts() != null) {
+            appendOnlyStreams.put(step.id(), scan.inserts());
+        }
+        return scan.table();
     }
 
     PlanStep step(String stepId) {
@@ -92,9 +124,9 @@ final class BuildContext {
      * first step that looks the table up, named after it.
      */
     String lookupTable(LookupJoinStep step) {
-        return lookupTables.computeIfAbsent(step.topic(), topic -> {
+        return reads.lookupTable(step.topic(), () -> {
             String store = step.id() + "-table";
-            builder.addGlobalStore(bytesStore(store).withLoggingDisabled(), topic,
+            builder.addGlobalStore(bytesStore(store).withLoggingDisabled(), step.topic(),
                 Consumed.with(Serdes.Bytes(), Serdes.ByteArray()).withName(step.id() + "-table-records"),
                 () -> new LookupTableUpdater(store));
             return store;

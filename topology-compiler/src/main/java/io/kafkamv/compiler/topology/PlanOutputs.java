@@ -26,25 +26,28 @@ final class PlanOutputs {
     }
 
     /** A view keeps its rows in a store for queries and writes its changes to its changelog topic. */
-    static void keepAsView(PhysicalPlan plan, KTable<Object[], Object[]> rows) {
+    static void keepAsView(BuildContext context, KTable<Object[], Object[]> rows) {
+        PhysicalPlan plan = context.plan();
         PlanStep root = plan.root();
         RowSerde keySerde = new RowSerde(root.key());
         RowSerde valueSerde = new RowSerde(root.schema().columns());
-        KTable<Object[], Object[]> view = rows.mapValues(row -> row, Named.as("view-rows"),
+        KTable<Object[], Object[]> view = rows.mapValues(row -> row, Named.as(context.name("view-rows")),
             Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
                 .withKeySerde(keySerde).withValueSerde(valueSerde));
-        view.toStream(Named.as("view-changes"))
-            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+        view.toStream(Named.as(context.name("view-changes")))
+            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName(context.name("view-output")));
     }
 
     /** A view of rows that are only ever inserted keeps them as they come, without a table in between. */
-    static void keepInsertsAsView(StreamsBuilder builder, PhysicalPlan plan, KStream<Object[], Object[]> rows) {
+    static void keepInsertsAsView(BuildContext context, KStream<Object[], Object[]> rows) {
+        PhysicalPlan plan = context.plan();
         PlanStep root = plan.root();
         RowSerde keySerde = new RowSerde(root.key());
         RowSerde valueSerde = new RowSerde(root.schema().columns());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(plan.store()), keySerde, valueSerde));
-        rows.process(() -> new ViewAppender(plan.store()), Named.as("view-rows"), plan.store())
-            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName("view-output"));
+        context.builder().addStateStore(
+            Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(plan.store()), keySerde, valueSerde));
+        rows.process(() -> new ViewAppender(plan.store()), Named.as(context.name("view-rows")), plan.store())
+            .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName(context.name("view-output")));
     }
 
     /** A sink encodes its changes and writes them to its topic, in the streams' transactions. */

@@ -22,6 +22,7 @@ import org.apache.kafka.streams.kstream.KTable;
  */
 final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Object[]>>> {
 
+    private final BuildContext context;
     private final TableScanBuilder tableScans;
     private final SourceScanBuilder sourceScans;
     private final CalcBuilder calcs;
@@ -33,6 +34,7 @@ final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Ob
     private final LookupJoinBuilder lookupJoins;
 
     StepBuilders(BuildContext context) {
+        this.context = context;
         this.tableScans = new TableScanBuilder(context);
         this.sourceScans = new SourceScanBuilder(context);
         this.calcs = new CalcBuilder(context);
@@ -46,12 +48,12 @@ final class StepBuilders implements PlanStepVisitor<Supplier<KTable<Object[], Ob
 
     @Override
     public Supplier<KTable<Object[], Object[]>> visit(TableScanStep step) {
-        return tableScans.build(step);
+        return context.scan(step, step.topic(), () -> tableScans.build(step));
     }
 
     @Override
     public Supplier<KTable<Object[], Object[]>> visit(SourceScanStep step) {
-        return sourceScans.build(step);
+        return context.scan(step, step.topic(), () -> sourceScans.build(step));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kafkamv.compiler.topology;
 
+import java.util.List;
 import java.util.Properties;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
@@ -38,7 +39,44 @@ public final class TopologyFactory {
     /** A topology to run: values it cannot compute for a row go to {@code errors}. */
     public static Topology build(PhysicalPlan plan, EvaluationErrors errors) {
         StreamsBuilder builder = new StreamsBuilder();
-        BuildContext context = new BuildContext(builder, plan, errors);
+        addTo(builder, new TopicReads(), "", plan, errors);
+        return builder.build(optimized());
+    }
+
+    /**
+     * The views of {@code plans} in one topology, each plan's processors, stores and internal topics named under
+     * its prefix: a view's store named {@code s} alone is {@code <prefix>s} here, so that in the application
+     * {@code kmv} the view with prefix {@code job-7-} has the changelogs and internal topics it has alone, in the
+     * application {@code kmv-job-7}.
+     * Each topic is read once, by the first plan that reads it; a plan that reads a topic another way than an
+     * earlier one cannot join them (an {@link IllegalArgumentException}), nor can a sink or an index, whose store
+     * names are fixed. Kafka Streams numbers the parts of the topology in the order their nodes are added, so a
+     * plan added last leaves the numbers, and so the tasks and local state, of the plans before it as they were.
+     */
+    public static Topology buildShared(List<PrefixedPlan> plans, EvaluationErrors errors) {
+        StreamsBuilder builder = new StreamsBuilder();
+        TopicReads reads = new TopicReads();
+        for (PrefixedPlan shared : plans) {
+            PhysicalPlan plan = shared.plan();
+            if (plan.sink() != null || plan.index() != null) {
+                throw new IllegalArgumentException(plan.view() + " is not a view: only views share a topology");
+            }
+            if (shared.prefix().isEmpty()) {
+                throw new IllegalArgumentException(plan.view() + " needs a prefix of its own to share a topology");
+            }
+            addTo(builder, reads, shared.prefix(), plan, errors);
+        }
+        return builder.build(optimized());
+    }
+
+    /** A view's plan and the prefix of its names in a shared topology. */
+    public record PrefixedPlan(String prefix, PhysicalPlan plan) {
+    }
+
+    private static void addTo(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan stored,
+                              EvaluationErrors errors) {
+        BuildContext context = new BuildContext(builder, reads, prefix, stored, errors);
+        PhysicalPlan plan = context.plan();
         StepBuilders steps = new StepBuilders(context);
         for (PlanStep step : plan.steps()) {
             Lazy<KTable<Object[], Object[]>> table = context.addTable(step.id(), step.accept(steps));
@@ -54,13 +92,16 @@ public final class TopologyFactory {
         } else if (plan.index() != null) {
             PlanOutputs.keepAsIndex(builder, plan, context.table(root));
         } else if (context.producesInserts(root)) {
-            PlanOutputs.keepInsertsAsView(builder, plan, context.stream(root));
+            PlanOutputs.keepInsertsAsView(context, context.stream(root));
         } else {
-            PlanOutputs.keepAsView(plan, context.table(root));
+            PlanOutputs.keepAsView(context, context.table(root));
         }
+    }
+
+    private static Properties optimized() {
         Properties properties = new Properties();
         // Source tables use their own topic as changelog instead of a copy.
         properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
-        return builder.build(properties);
+        return properties;
     }
 }
