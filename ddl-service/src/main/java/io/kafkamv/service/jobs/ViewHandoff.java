@@ -1,0 +1,80 @@
+package io.kafkamv.service.jobs;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Hands a created view over from its own Kafka Streams application to the shared one (docs/concepts.md, "Many views
+ * on one instance"), while neither runs: the shared application's group takes up the view's reading positions where
+ * the view's own group left them. Its stores need no copy: under its prefix in the shared application they have the
+ * changelogs they had alone ({@code TopologyFactory.buildShared}).
+ *
+ * <p>A source the shared application already reads is read once there, for every view: the view's own position on it
+ * must be the same, or the view would see records twice or never.
+ */
+final class ViewHandoff {
+
+    private ViewHandoff() {
+    }
+
+    /** The view's sources are {@code sources}; both groups are empty (their members left). */
+    static void handOver(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        Map<TopicPartition, OffsetAndMetadata> own = committed(admin, ownGroup, timeout);
+        Map<TopicPartition, OffsetAndMetadata> shared = committed(admin, sharedGroup, timeout);
+        List<String> apart = new ArrayList<>();
+        shared.forEach((partition, there) -> {
+            if (sources.contains(partition.topic())) {
+                OffsetAndMetadata here = own.get(partition);
+                if (here == null || here.offset() != there.offset()) {
+                    apart.add(partition + " at " + (here == null ? "none" : here.offset()) + " alone, " + there.offset() + " shared");
+                }
+            }
+        });
+        if (!apart.isEmpty()) {
+            throw new PositionsApart("the view of " + ownGroup + " stands elsewhere than " + sharedGroup + " on " + apart);
+        }
+        Map<TopicPartition, OffsetAndMetadata> taken = new HashMap<>();
+        own.forEach((partition, here) -> {
+            if (!shared.containsKey(partition)) {
+                taken.put(partition, new OffsetAndMetadata(here.offset()));
+            }
+        });
+        if (!taken.isEmpty()) {
+            admin.alterConsumerGroupOffsets(sharedGroup, taken).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+            .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .forEach((partition, offset) -> {
+                if (offset != null) {
+                    committed.put(partition, offset);
+                }
+            });
+        return committed;
+    }
+
+    /** The view and the shared application stand at different offsets of a source both read: it cannot move now. */
+    static final class PositionsApart extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        PositionsApart(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package io.kafkamv.service.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.kafkamv.compiler.CompiledView;
+import io.kafkamv.compiler.SqlCompiler;
+import io.kafkamv.compiler.catalog.Relation;
+import io.kafkamv.compiler.parser.SqlCreateMaterializedView;
+import io.kafkamv.compiler.parser.SqlStatementParser;
+import io.kafkamv.compiler.topology.TopologyFactory;
+import io.kafkamv.compiler.topology.TopologyFactory.PrefixedPlan;
+import io.kafkamv.connectors.row.RowSerde;
+import io.kafkamv.connectors.schema.Column;
+import io.kafkamv.connectors.schema.RowSchema;
+import io.kafkamv.connectors.schema.SqlType;
+import io.kafkamv.embedded.junit.EmbeddedKafkaExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A created view moves from its own Kafka Streams application into the shared one, on a real broker: nothing is
+ * copied, and nothing is counted twice or lost (docs/concepts.md, "Many views on one instance").
+ */
+class ViewHandoffIT {
+
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = EmbeddedKafkaExtension.singleNode();
+
+    private static final String TOPIC = "handoff-clicks";
+    private static final Relation CLICKS = new Relation("clicks",
+        new RowSchema(List.of(Column.of("page", SqlType.VARCHAR), Column.of("ms", SqlType.INTEGER)), List.of()),
+        Relation.RECORD_POSITION, TOPIC, "json", "handoff-clicks-dlq");
+    private static final String[] PAGES = {"/a", "/b", "/c", "/d", "/e"};
+
+    private static final io.kafkamv.compiler.runtime.EvaluationErrors NO_ERRORS = (stepId, what, error) -> {
+        throw new AssertionError(stepId + ": " + what, error);
+    };
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void viewsMovedIntoTheSharedApplicationGoOnExactlyWhereTheyStoodAlone() throws Exception {
+        try (Admin admin = Admin.create(KAFKA.cluster().clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1), new NewTopic("handoff-clicks-dlq", 1, (short) 1)))
+                .all().get();
+            CompiledView perPage = view("CREATE MATERIALIZED VIEW per_page AS SELECT page, count(*) AS n, sum(ms) AS total "
+                + "FROM clicks GROUP BY page", 7);
+            CompiledView slow = view("CREATE MATERIALIZED VIEW slow AS SELECT page, ms FROM clicks WHERE ms >= 500", 8);
+            admin.createTopics(List.of(new NewTopic(perPage.plan().outputTopic(), 4, (short) 1),
+                new NewTopic(slow.plan().outputTopic(), 4, (short) 1))).all().get();
+            write(0, 2_000);
+
+            // Each view created alone, as a backfill is, then stopped where it stood.
+            runAloneUntilCaughtUp(admin, perPage, "kmv-job-7");
+            runAloneUntilCaughtUp(admin, slow, "kmv-job-8");
+
+            ViewHandoff.handOver(admin, "kmv-job-7", "kmv", List.of(TOPIC), Duration.ofSeconds(30));
+            try (KafkaStreams shared = start(TopologyFactory.buildShared(
+                List.of(new PrefixedPlan("job-7-", perPage.plan())), NO_ERRORS), "kmv")) {
+                write(2_000, 3_000);
+                awaitCaughtUp(admin, "kmv");
+                assertThat(rows(perPage)).isEqualTo(expectedPerPage(3_000));
+                shared.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(Duration.ofSeconds(30)));
+            }
+            // The second view's own application stopped behind the shared one: joining now would lose 1,000 clicks.
+            assertThatThrownBy(() -> ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), Duration.ofSeconds(30)))
+                .isInstanceOf(ViewHandoff.PositionsApart.class)
+                .hasMessageContaining("alone, ");
+            // It catches up alone, then joins the first.
+            runAloneUntilCaughtUp(admin, slow, "kmv-job-8");
+            ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), Duration.ofSeconds(30));
+            try (KafkaStreams shared = start(TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan()),
+                new PrefixedPlan("job-8-", slow.plan())), NO_ERRORS), "kmv")) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> shared.state() == KafkaStreams.State.RUNNING);
+                write(3_000, 4_000);
+                awaitCaughtUp(admin, "kmv");
+                assertThat(rows(perPage)).isEqualTo(expectedPerPage(4_000));
+                assertThat(rows(slow)).hasSize(expectedSlow(4_000));
+            }
+        }
+    }
+
+    private static CompiledView view(String sql, long jobId) {
+        return new SqlCompiler(() -> List.of(CLICKS), 4)
+            .compileView((SqlCreateMaterializedView) SqlStatementParser.parse(sql), sql, jobId);
+    }
+
+    /** Clicks {@code from} (inclusive) to {@code to}: page i % 5, i ms. */
+    private static void write(int from, int to) throws Exception {
+        Properties properties = KAFKA.cluster().clientProperties();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties, new StringSerializer(),
+            new StringSerializer())) {
+            for (int i = from; i < to; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, "k" + i,
+                    "{\"page\": \"" + PAGES[i % PAGES.length] + "\", \"ms\": " + i + "}"));
+            }
+            producer.flush();
+        }
+    }
+
+    private static Map<List<Object>, List<Object>> expectedPerPage(int clicks) {
+        Map<List<Object>, List<Object>> expected = new HashMap<>();
+        for (int p = 0; p < PAGES.length; p++) {
+            long n = 0;
+            long total = 0;
+            for (int i = p; i < clicks; i += PAGES.length) {
+                n++;
+                total += i;
+            }
+            expected.put(List.of(PAGES[p]), List.of(PAGES[p], n, total));
+        }
+        return expected;
+    }
+
+    private static int expectedSlow(int clicks) {
+        return clicks - 500;
+    }
+
+    private void runAloneUntilCaughtUp(Admin admin, CompiledView view, String applicationId) throws Exception {
+        try (KafkaStreams alone = start(TopologyFactory.build(view.plan(), NO_ERRORS), applicationId)) {
+            awaitCaughtUp(admin, applicationId);
+            alone.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+        }
+    }
+
+    private KafkaStreams start(Topology topology, String applicationId) throws Exception {
+        Properties properties = KAFKA.cluster().clientProperties();
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        properties.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(stateDir.resolve(applicationId)).toString());
+        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "test-instance");
+        KafkaStreams streams = new KafkaStreams(topology, properties);
+        streams.start();
+        return streams;
+    }
+
+    /** Until the group has committed the end of every partition it reads (sources and repartition topics alike). */
+    private static void awaitCaughtUp(Admin admin, String group) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            if (committed.isEmpty()) {
+                return false;
+            }
+            var ends = admin.listOffsets(committed.keySet().stream().collect(java.util.stream.Collectors.toMap(
+                partition -> partition, partition -> org.apache.kafka.clients.admin.OffsetSpec.latest()))).all().get();
+            return committed.entrySet().stream().allMatch(entry ->
+                entry.getValue() != null && entry.getValue().offset() >= ends.get(entry.getKey()).offset());
+        });
+    }
+
+    /** The view's rows as its topic has them, last change by key. */
+    private static Map<List<Object>, List<Object>> rows(CompiledView view) {
+        Properties properties = KAFKA.cluster().clientProperties();
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<List<Object>, List<Object>> rows = new HashMap<>();
+        RowSerde keys = new RowSerde(view.relation().key());
+        RowSerde values = new RowSerde(view.relation().schema().columns());
+        try (KafkaConsumer<Object[], Object[]> consumer = new KafkaConsumer<>(properties, keys.deserializer(),
+            values.deserializer())) {
+            var partitions = consumer.partitionsFor(view.plan().outputTopic()).stream()
+                .map(info -> new org.apache.kafka.common.TopicPartition(info.topic(), info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> {
+                    if (record.value() == null) {
+                        rows.remove(Arrays.asList(record.key()));
+                    } else {
+                        rows.put(Arrays.asList(record.key()), Arrays.asList(record.value()));
+                    }
+                });
+            }
+        }
+        return rows;
+    }
+}
