@@ -338,7 +338,7 @@ class JobStoreTest {
             store.put(job(id, JobStatus.CREATING));
         }
         store.put(job(1000, JobStatus.CREATED));
-        assertThat(store.queued()).as("no limit").isEmpty();
+        assertThat(store.queued()).as("fewer than the default limit").isEmpty();
 
         store.putSetting(JobStore.MAX_CONCURRENT_CREATING_JOBS, "1");
         assertThat(store.queued()).containsExactly(1002L, 1003L);
@@ -347,6 +347,21 @@ class JobStoreTest {
         store.cancel(1001, "by user");
         assertThat(store.queued()).containsExactly(1003L);
         assertThat(JobStore.over(log, Duration.ofSeconds(1)).queued()).as("after a restart").containsExactly(1003L);
+    }
+
+    @Test
+    void beyondEightJobsAreQueuedUnlessTheLimitIsSetToNone() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        for (long id = 1001; id <= 1010; id++) {
+            store.put(job(id, JobStatus.CREATING));
+        }
+        assertThat(store.maxConcurrentCreatingJobs()).isEqualTo(JobStore.DEFAULT_MAX_CONCURRENT_CREATING_JOBS);
+        assertThat(store.queued()).containsExactly(1009L, 1010L);
+
+        store.putSetting(JobStore.MAX_CONCURRENT_CREATING_JOBS, "0");
+        assertThat(store.queued()).as("0: no limit").isEmpty();
+        store.putSetting(JobStore.MAX_CONCURRENT_CREATING_JOBS, null);
+        assertThat(store.queued()).as("reset to the default").containsExactly(1009L, 1010L);
     }
 
     @Test

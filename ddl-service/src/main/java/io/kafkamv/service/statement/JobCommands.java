@@ -172,7 +172,7 @@ final class JobCommands {
     }
 
     /**
-     * ALTER SYSTEM SET max_concurrent_creating_jobs = n (0 or RESET: no limit): how many jobs of the whole cluster
+     * ALTER SYSTEM SET max_concurrent_creating_jobs = n (0: no limit; RESET: the default, 8): how many jobs of the whole cluster
      * backfill at once, kept in the job store so that every instance applies the same limit; the others wait, queued
      * in creation order. The only setting of the cluster.
      */
@@ -195,7 +195,7 @@ final class JobCommands {
                     + "\" requires a non-negative integer value (0: no limit), not " + text);
             }
         }
-        context.store().putSetting(name, text == null || text.equals("0") ? null : text);
+        context.store().putSetting(name, text == null ? null : String.valueOf(Integer.parseInt(text)));
         return new StatementResult.Command("ALTER SYSTEM");
     }
 

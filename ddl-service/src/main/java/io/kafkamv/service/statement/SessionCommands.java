@@ -129,7 +129,7 @@ final class SessionCommands {
                 String name = show.variable().orElseThrow();
                 // The cluster's setting (ALTER SYSTEM SET), read from the job store; the rest are the session's.
                 Optional<String> cluster = name.equalsIgnoreCase(JobStore.MAX_CONCURRENT_CREATING_JOBS)
-                    ? Optional.of(context.store().setting(JobStore.MAX_CONCURRENT_CREATING_JOBS).orElse("0"))
+                    ? Optional.of(String.valueOf(context.store().maxConcurrentCreatingJobs()))
                     : Optional.empty();
                 String value = cluster.or(() -> session.variable(name)).orElseThrow(() -> SqlError.of(
                     SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\""));

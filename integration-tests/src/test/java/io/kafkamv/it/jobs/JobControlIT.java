@@ -142,8 +142,10 @@ class JobControlIT {
                 .isEqualTo("1000 500500 1000");
             assertThat(psql.run("ALTER SYSTEM SET max_concurrent_creating_jobs = -1").stderr())
                 .contains("requires a non-negative integer value");
+            assertThat(psql.run("ALTER SYSTEM SET max_concurrent_creating_jobs = 0").exitCode()).isZero();
+            assertThat(psql.value("SHOW max_concurrent_creating_jobs")).as("no limit").isEqualTo("0");
             assertThat(psql.run("ALTER SYSTEM RESET max_concurrent_creating_jobs").stdout()).isEqualTo("ALTER SYSTEM\n");
-            assertThat(psql.value("SHOW max_concurrent_creating_jobs")).isEqualTo("0");
+            assertThat(psql.value("SHOW max_concurrent_creating_jobs")).isEqualTo("8");
         }
     }
 
