@@ -53,7 +53,7 @@ public final class TopologyFactory {
      * names are fixed. Kafka Streams numbers the parts of the topology in the order their nodes are added, so a
      * plan added last leaves the numbers, and so the tasks and local state, of the plans before it as they were.
      */
-    public static Topology buildShared(List<PrefixedPlan> plans, EvaluationErrors errors) {
+    public static Topology buildShared(List<PrefixedPlan> plans) {
         StreamsBuilder builder = new StreamsBuilder();
         TopicReads reads = new TopicReads();
         for (PrefixedPlan shared : plans) {
@@ -64,13 +64,13 @@ public final class TopologyFactory {
             if (shared.prefix().isEmpty()) {
                 throw new IllegalArgumentException(plan.view() + " needs a prefix of its own to share a topology");
             }
-            addTo(builder, reads, shared.prefix(), plan, errors);
+            addTo(builder, reads, shared.prefix(), plan, shared.errors());
         }
         return builder.build(optimized());
     }
 
-    /** A view's plan and the prefix of its names in a shared topology. */
-    public record PrefixedPlan(String prefix, PhysicalPlan plan) {
+    /** A view's plan, the prefix of its names in a shared topology, and where its values that cannot be computed go. */
+    public record PrefixedPlan(String prefix, PhysicalPlan plan, EvaluationErrors errors) {
     }
 
     private static void addTo(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan stored,

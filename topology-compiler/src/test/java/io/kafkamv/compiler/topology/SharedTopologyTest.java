@@ -63,9 +63,9 @@ class SharedTopologyTest {
     @Test
     void viewsInOneTopologyComputeWhatEachComputesAloneFromOneReadOfTheirTopic() {
         List<CompiledView> views = List.of(view(PER_PAGE, 7), view(SLOW, 8), view(TOTAL, 9), view(OWNED, 10));
-        Topology shared = TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", views.get(0).plan()),
-            new PrefixedPlan("job-8-", views.get(1).plan()), new PrefixedPlan("job-9-", views.get(2).plan()),
-            new PrefixedPlan("job-10-", views.get(3).plan())), noErrors());
+        Topology shared = TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", views.get(0).plan(), noErrors()),
+            new PrefixedPlan("job-8-", views.get(1).plan(), noErrors()), new PrefixedPlan("job-9-", views.get(2).plan(), noErrors()),
+            new PrefixedPlan("job-10-", views.get(3).plan(), noErrors())));
 
         assertThat(sourceNodesOf(shared, "clicks-topic")).hasSize(1);
         Map<String, Map<List<Object>, List<Object>>> together = run(shared, views);
@@ -82,8 +82,8 @@ class SharedTopologyTest {
     void aViewKeepsItsStoresAndInternalTopicsNamesWhenItJoinsOthers() {
         CompiledView perPage = view(PER_PAGE, 7);
         CompiledView owned = view(OWNED, 10);
-        Topology shared = TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan()),
-            new PrefixedPlan("job-10-", owned.plan())), noErrors());
+        Topology shared = TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan(), noErrors()),
+            new PrefixedPlan("job-10-", owned.plan(), noErrors())));
 
         // In the application "kmv", a view's internal topics are those of its own application, kmv-job-<id>.
         Set<String> sharedTopics = topicsWritten(shared, "kmv");
@@ -97,14 +97,14 @@ class SharedTopologyTest {
 
     @Test
     void aViewAddedLastLeavesThePartsOfTheOthersNumberedAsTheyWere() {
-        List<PrefixedPlan> first = List.of(new PrefixedPlan("job-7-", view(PER_PAGE, 7).plan()),
-            new PrefixedPlan("job-10-", view(OWNED, 10).plan()));
+        List<PrefixedPlan> first = List.of(new PrefixedPlan("job-7-", view(PER_PAGE, 7).plan(), noErrors()),
+            new PrefixedPlan("job-10-", view(OWNED, 10).plan(), noErrors()));
         List<PrefixedPlan> more = new java.util.ArrayList<>(first);
         more.add(new PrefixedPlan("job-11-", view(
-            "CREATE MATERIALIZED VIEW owners AS SELECT owner, count(*) AS n FROM pages GROUP BY owner", 11).plan()));
+            "CREATE MATERIALIZED VIEW owners AS SELECT owner, count(*) AS n FROM pages GROUP BY owner", 11).plan(), noErrors()));
 
-        Map<Integer, Set<String>> before = nodesBySubtopology(TopologyFactory.buildShared(first, noErrors()));
-        Map<Integer, Set<String>> after = nodesBySubtopology(TopologyFactory.buildShared(more, noErrors()));
+        Map<Integer, Set<String>> before = nodesBySubtopology(TopologyFactory.buildShared(first));
+        Map<Integer, Set<String>> after = nodesBySubtopology(TopologyFactory.buildShared(more));
 
         assertThat(after).hasSizeGreaterThan(before.size());
         before.forEach((id, nodes) -> {
@@ -122,14 +122,14 @@ class SharedTopologyTest {
         CompiledView perPage = view(PER_PAGE, 7);
         CompiledView pages = view("CREATE MATERIALIZED VIEW pages_seen AS SELECT page, count(*) AS n FROM click_pages "
             + "GROUP BY page", 12);
-        assertThatThrownBy(() -> TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan()),
-            new PrefixedPlan("job-12-", pages.plan())), noErrors()))
+        assertThatThrownBy(() -> TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan(), noErrors()),
+            new PrefixedPlan("job-12-", pages.plan(), noErrors()))))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("topic clicks-topic is already read another way");
 
         CompiledView index = view(SLOW, 13);
         assertThatThrownBy(() -> TopologyFactory.buildShared(List.of(new PrefixedPlan("job-13-",
-            index.plan().indexedBy(new IndexOutput("slow", List.of(0), 4)))), noErrors()))
+            index.plan().indexedBy(new IndexOutput("slow", List.of(0), 4)), noErrors()))))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("only views share a topology");
     }
