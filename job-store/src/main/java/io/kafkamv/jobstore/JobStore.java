@@ -327,6 +327,27 @@ public final class JobStore implements AutoCloseable {
         }
     }
 
+    /** The views that run in the shared Kafka Streams application, as the newest generation read says. */
+    public SharedMembers sharedMembers() {
+        return mirror.sharedMembers;
+    }
+
+    /**
+     * Writes the next generation of the shared application's members, one newer than what this instance read, and says
+     * whether it took: another instance may have written that generation first, and its record then holds on every
+     * instance. Ours is then written over with it, so that the log's last record, all that compaction keeps, is the
+     * one that holds.
+     */
+    public boolean putSharedMembers(SharedMembers next) {
+        write(JobStoreKeys.SHARED_MEMBERS, serialize(next));
+        SharedMembers holding = mirror.sharedMembers;
+        if (!holding.equals(next)) {
+            write(JobStoreKeys.SHARED_MEMBERS, serialize(holding));
+            return false;
+        }
+        return true;
+    }
+
     /** Says that {@code instanceId} is alive, or that it stopped. */
     public void heartbeat(String instanceId, boolean stopped) {
         heartbeat(instanceId, stopped, null);

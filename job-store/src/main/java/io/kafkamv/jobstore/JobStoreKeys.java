@@ -33,6 +33,8 @@ final class JobStoreKeys {
     static final String ROWS = "statement-rows/";
     /** {@code instance/<id>}: an instance's latest heartbeat. */
     static final String INSTANCE = "instance/";
+    /** The members of the shared Kafka Streams application ({@link SharedMembers}): one record for the cluster. */
+    static final String SHARED_MEMBERS = "shared-members";
     /** Writing this key returns an offset no other writer gets: the source of job ids. */
     static final String JOB_ID_CLAIM = "job-id-claim";
 

@@ -58,6 +58,9 @@ final class JobStoreMirror implements JobStoreLog.Reader {
     /** Where each result page is in the log: pages can be tens of MB a statement, every instance mirrors the log. */
     final Map<String, PagePlace> resultPages = new ConcurrentHashMap<>();
 
+    /** The shared application's members: the newest generation read, whatever was written after it (see SharedMembers). */
+    volatile SharedMembers sharedMembers = SharedMembers.NONE;
+
     /** Each instance's latest heartbeat, as read here. */
     final Map<String, LastHeard> instances = new ConcurrentHashMap<>();
 
@@ -152,6 +155,11 @@ final class JobStoreMirror implements JobStoreLog.Reader {
                 InstanceHeartbeat beat = read(value, InstanceHeartbeat.class);
                 put(instances, key.substring(JobStoreKeys.INSTANCE.length()),
                     beat == null ? null : new LastHeard(beat.stopped(), System.nanoTime(), beat.hydrated()));
+            } else if (key.equals(JobStoreKeys.SHARED_MEMBERS)) {
+                SharedMembers members = read(value, SharedMembers.class);
+                if (members != null && members.generation() > sharedMembers.generation()) {
+                    sharedMembers = members;
+                }
             } else if (key.startsWith(JobStoreKeys.JOB)) {
                 applyJobRecord(JobStoreKeys.id(key, JobStoreKeys.JOB), value, offset);
             } else {

@@ -432,4 +432,28 @@ class JobStoreTest {
         return new Job(id, "v", "CREATE MATERIALIZED VIEW v AS SELECT 1", null, true, status, null, Map.of(), Map.of(),
             Map.of(), 0, "instance-1", -1, T0, T0);
     }
+
+    @Test
+    void theSharedApplicationsMembersChangeByGenerationAndTheFirstWriterOfOneWins() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        assertThat(store.sharedMembers()).isEqualTo(SharedMembers.NONE);
+        SharedMembers first = SharedMembers.NONE.joinedBy(List.of(7L));
+        assertThat(store.putSharedMembers(first)).isTrue();
+
+        // Another instance moved view 8 in just before this one tried to move view 9 from the same generation.
+        log.append(List.of(new JobStoreLog.Entry("shared-members",
+            "{\"generation\":2,\"jobs\":[7,8]}".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        assertThat(store.putSharedMembers(first.joinedBy(List.of(9L)))).isFalse();
+        assertThat(store.sharedMembers()).isEqualTo(new SharedMembers(2, List.of(7L, 8L)));
+
+        for (JobStore reader : List.of(JobStore.over(log, Duration.ofSeconds(1)),
+            JobStore.over(log.compacted(), Duration.ofSeconds(1)))) {
+            assertThat(reader.sharedMembers().jobs()).as("after a restart, and after compaction").containsExactly(7L, 8L);
+        }
+        store = JobStore.over(log, Duration.ofSeconds(1));
+        SharedMembers third = store.sharedMembers().joinedBy(List.of(9L, 8L)).leftBy(List.of(7L));
+        assertThat(third).isEqualTo(new SharedMembers(4, List.of(8L, 9L)));
+        assertThat(store.putSharedMembers(new SharedMembers(3, third.jobs()))).isTrue();
+        assertThat(store.sharedMembers().contains(7)).isFalse();
+    }
 }

@@ -34,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -174,17 +175,21 @@ class ViewHandoffIT {
             null, Map.of(), Map.of(), Map.of(), 1, "test-instance", -1, Instant.EPOCH, Instant.EPOCH);
     }
 
-    /** Until the group has committed the end of every partition it reads (sources and repartition topics alike). */
+    /**
+     * Until the group has committed the end of every partition of the source, and of every other partition it has
+     * committed (its repartition topics): a group that has committed some partitions only has not caught up.
+     */
     private static void awaitCaughtUp(Admin admin, String group) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-            if (committed.isEmpty()) {
-                return false;
+            Map<TopicPartition, Long> committed = new HashMap<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((partition, offset) ->
+                committed.put(partition, offset == null ? -1 : offset.offset()));
+            for (int partition = 0; partition < 4; partition++) {
+                committed.putIfAbsent(new TopicPartition(TOPIC, partition), -1L);
             }
             var ends = admin.listOffsets(committed.keySet().stream().collect(java.util.stream.Collectors.toMap(
                 partition -> partition, partition -> org.apache.kafka.clients.admin.OffsetSpec.latest()))).all().get();
-            return committed.entrySet().stream().allMatch(entry ->
-                entry.getValue() != null && entry.getValue().offset() >= ends.get(entry.getKey()).offset());
+            return committed.entrySet().stream().allMatch(entry -> entry.getValue() >= ends.get(entry.getKey()).offset());
         });
     }
 
@@ -207,10 +212,10 @@ class ViewHandoffIT {
         try (KafkaConsumer<Object[], Object[]> consumer = new KafkaConsumer<>(properties, keys.deserializer(),
             values.deserializer())) {
             var partitions = consumer.partitionsFor(view.plan().outputTopic()).stream()
-                .map(info -> new org.apache.kafka.common.TopicPartition(info.topic(), info.partition())).toList();
+                .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
                 consumer.poll(Duration.ofMillis(200)).forEach(record -> {
                     if (record.value() == null) {
