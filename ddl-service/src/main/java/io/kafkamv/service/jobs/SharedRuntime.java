@@ -60,7 +60,13 @@ final class SharedRuntime implements AutoCloseable {
             .map(member -> new PrefixedPlan(member.prefix(), member.plan(), new CountedEvaluationErrors(member.job())))
             .toList());
         KafkaStreams streams = new KafkaStreams(topology, shared, new SharedAdminClientSupplier(admin));
-        streams.start();
+        try {
+            streams.start();
+        } catch (RuntimeException e) {
+            // Its state directory's lock and its clients go with it, so that the next attempt can have them.
+            streams.close(Duration.ofSeconds(10));
+            throw e;
+        }
         return new SharedRuntime(List.copyOf(members), streams);
     }
 
