@@ -42,6 +42,11 @@ public final class JobStore implements AutoCloseable {
      * contention; too few leave the cores idle while each job starts and is checked.
      */
     public static final int DEFAULT_MAX_CONCURRENT_CREATING_JOBS = 8;
+    /**
+     * Whether created views move into the shared Kafka Streams application (ALTER SYSTEM SET shared_views = on):
+     * off unless set. See docs/concepts.md, "Many views on one instance".
+     */
+    public static final String SHARED_VIEWS = "shared_views";
 
     private static final Logger LOG = LoggerFactory.getLogger(JobStore.class);
     /** One for all stores: a mapper learns each class once, and {@link #warmUp} can teach it before the first CREATE. */
@@ -187,6 +192,11 @@ public final class JobStore implements AutoCloseable {
         return jobs().stream().filter(job -> job.status() == JobStatus.CREATING)
             .sorted(Comparator.comparing((Job job) -> job.backfillOffsets().isEmpty()).thenComparingLong(Job::id))
             .map(Job::id).skip(limit).toList();
+    }
+
+    /** Whether created views move into the shared application ({@link #SHARED_VIEWS}). */
+    public boolean sharedViews() {
+        return setting(SHARED_VIEWS).map(Boolean::parseBoolean).orElse(false);
     }
 
     /** How many jobs of the cluster may be created at once: as set, else the default; 0 is no limit. */

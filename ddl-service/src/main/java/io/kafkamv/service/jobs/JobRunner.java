@@ -64,6 +64,7 @@ public final class JobRunner implements AutoCloseable {
     /** The way of each created job that started over to the ends its sources had then. */
     private final Map<Long, CatchUpRule.CatchUp> rebuilds = new ConcurrentHashMap<>();
     private final JobCleanup cleanup;
+    private final ViewSharing sharing;
     private final WaitingJobs waiting;
     private final LocalStateSweeper sweeper;
     /** Jobs left to the other instances because this one cannot read their latest record; the runner's thread only. */
@@ -123,11 +124,14 @@ public final class JobRunner implements AutoCloseable {
         this.reads = new ViewReads(local, applicationServer, tokens, admin, store::job, metrics);
         this.newTopics = new NewTopics(admin, replicationFactor);
         this.viewPartitions = viewPartitions;
-        this.offsets = new KafkaJobOffsets(admin, clientProperties);
+        this.offsets = new KafkaJobOffsets(admin, clientProperties, id -> store.sharedMembers().contains(id));
         this.catchUp = new CatchUpRule(offsets);
         this.cleanup = new JobCleanup(store, admin);
         this.waiting = new WaitingJobs(store, admin);
         this.sweeper = new LocalStateSweeper(stateDir);
+        this.sharing = new ViewSharing(store, local, admin, offsets, ViewRuntime.streamsProperties(clientProperties,
+            SharedRuntime.APPLICATION_ID, stateDir, applicationServer, instanceId, JobParallelism.DEFAULT,
+            JobShare.COMMIT_INTERVAL), instanceId);
     }
 
     public void start() {
@@ -221,7 +225,7 @@ public final class JobRunner implements AutoCloseable {
 
     /** The share of every object whose job runs on this instance. */
     public List<LocalViewStats> localStats() {
-        return local.all().stream().map(ViewRuntime::stats).toList();
+        return local.views().stream().map(LocalView::stats).toList();
     }
 
     private void reconcileSafely() {
@@ -251,8 +255,9 @@ public final class JobRunner implements AutoCloseable {
             switch (job.status()) {
                 case WAITING -> waiting.reconcile(job);
                 case CREATING, CREATED -> {
-                    if (queued.contains(job.id())) {
-                        // Waiting for a slot (max_concurrent_creating_jobs); stopped if it ran before the limit fell.
+                    if (queued.contains(job.id()) || sharing.isMember(job.id())) {
+                        // Waiting for a slot (max_concurrent_creating_jobs), stopped if it ran before the limit fell;
+                        // or run by the shared application.
                         stop(job.id());
                     } else {
                         ensureRunning(job);
@@ -260,8 +265,8 @@ public final class JobRunner implements AutoCloseable {
                 }
                 case CANCELLING -> {
                     stopForGood(job.id(), () -> { });
-                    if (!closingJobs.containsKey(job.id())) {
-                        // Not while this instance's Kafka Streams still closes: its threads could make topics again.
+                    if (!closingJobs.containsKey(job.id()) && !sharing.holds(job.id())) {
+                        // Not while a Kafka Streams instance may still run it: its threads could make topics again.
                         cleanup.cleanUp(job);
                     }
                 }
@@ -285,6 +290,11 @@ public final class JobRunner implements AutoCloseable {
             } else if (job.status() == JobStatus.CREATED && job.rebuilding() && local.runs(job.id())) {
                 trackRebuild(job);
             }
+        }
+        try {
+            sharing.reconcile(jobs, sourceLimitsByTopic().keySet());
+        } catch (RuntimeException e) {
+            LOG.warn("Running the shared application failed; trying again shortly", e);
         }
         resizeToParallelism();
         reportHydration();
@@ -387,7 +397,7 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private boolean hydratedHere(long jobId) {
-        return local.get(jobId).map(ViewRuntime::hydrated).orElseGet(() -> problems.leftToOthers(jobId));
+        return local.view(jobId).map(LocalView::hydrated).orElseGet(() -> problems.leftToOthers(jobId));
     }
 
     /** Whether the created job's local state is whole on every instance ({@link ClusterHydration}). */
@@ -449,6 +459,9 @@ public final class JobRunner implements AutoCloseable {
         java.util.Set<String> inUse = local.all().stream().map(runtime -> ViewRuntime.applicationId(runtime.job()))
             .collect(Collectors.toCollection(java.util.HashSet::new));
         inUse.addAll(closing);
+        if (local.shared().isPresent() || !store.sharedMembers().jobs().isEmpty()) {
+            inUse.add(SharedRuntime.APPLICATION_ID);
+        }
         sweeper.sweep(jobs, inUse);
     }
 
@@ -656,7 +669,7 @@ public final class JobRunner implements AutoCloseable {
     }
 
     private boolean readsHere(String topic) {
-        java.util.stream.Stream<ViewRuntime> here = java.util.stream.Stream.concat(local.all().stream(),
+        java.util.stream.Stream<LocalView> here = java.util.stream.Stream.concat(local.views().stream(),
             closingJobs.values().stream());
         return here.anyMatch(runtime -> runtime.plan().sourceTopics().contains(topic)
             || runtime.plan().lookupTopics().contains(topic));
@@ -675,6 +688,7 @@ public final class JobRunner implements AutoCloseable {
         }
         local.all().forEach(ViewRuntime::close);
         local.clear();
+        sharing.close();
         admin.close(Duration.ofSeconds(5));
     }
 }

@@ -29,10 +29,13 @@ final class KafkaJobOffsets implements JobOffsets {
 
     private final Admin admin;
     private final Properties clientProperties;
+    /** Whether a job's view runs in the shared application ({@link SharedRuntime}), whose group has its offsets. */
+    private final java.util.function.LongPredicate shared;
 
-    KafkaJobOffsets(Admin admin, Properties clientProperties) {
+    KafkaJobOffsets(Admin admin, Properties clientProperties, java.util.function.LongPredicate shared) {
         this.admin = admin;
         this.clientProperties = clientProperties;
+        this.shared = shared;
     }
 
     @Override
@@ -76,7 +79,16 @@ final class KafkaJobOffsets implements JobOffsets {
 
     /** The offsets the job's application has committed, or why they cannot be read: empty means there are none. */
     Map<String, Long> committedOrThrow(Job job) throws ExecutionException, InterruptedException, TimeoutException {
-        return keyed(groupOffsets(ViewRuntime.applicationId(job)));
+        if (!shared.test(job.id())) {
+            return keyed(groupOffsets(ViewRuntime.applicationId(job)));
+        }
+        // The shared group's: its sources and its own internal topics, not the other members'.
+        Map<String, Long> committed = keyed(groupOffsets(SharedRuntime.APPLICATION_ID));
+        committed.keySet().removeIf(partition -> {
+            String topic = BackfillProgress.parse(partition).topic();
+            return topic.startsWith("kmv-job-") && !ViewRuntime.isInternalTopicOf(topic, job.id(), job.generation());
+        });
+        return committed;
     }
 
     @Override

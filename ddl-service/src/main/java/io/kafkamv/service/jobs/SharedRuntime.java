@@ -1,24 +1,26 @@
 package io.kafkamv.service.jobs;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.topology.TopologyFactory;
 import io.kafkamv.compiler.topology.TopologyFactory.PrefixedPlan;
 import io.kafkamv.jobstore.Job;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
  * The Kafka Streams application {@code kmv}, in which created views run together (docs/concepts.md, "Many views on
@@ -36,16 +38,27 @@ final class SharedRuntime implements AutoCloseable {
 
         /** Its names' prefix: its own application's id after {@code kmv-}, so that {@code kmv-} + prefix is that id. */
         String prefix() {
+            return prefix(job);
+        }
+
+        static String prefix(Job job) {
             return ViewRuntime.applicationId(job).substring(APPLICATION_ID.length() + 1) + "-";
         }
     }
 
-    private final Map<Long, Member> members;
+    private final int generation;
+    private final Map<Long, MemberView> members = new LinkedHashMap<>();
     private final KafkaStreams streams;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Records left to restore of each store partition being restored here, by store and partition. */
+    private final Map<String, Long> restoring = new ConcurrentHashMap<>();
 
-    private SharedRuntime(List<Member> members, KafkaStreams streams) {
-        this.members = members.stream().collect(Collectors.toMap(member -> member.job().id(), Function.identity()));
+    private SharedRuntime(int generation, List<Member> members, Map<Long, CountedEvaluationErrors> errors,
+                          KafkaStreams streams, TopologyDescription topology) {
+        this.generation = generation;
         this.streams = streams;
+        members.forEach(member -> this.members.put(member.job().id(), new MemberView(member, errors.get(member.job().id()),
+            new ViewStore(streams, member.plan(), member.prefix(), topology, APPLICATION_ID))));
     }
 
     /**
@@ -53,13 +66,29 @@ final class SharedRuntime implements AutoCloseable {
      * application: clients, state directory, threads, exactly once), whose application id it sets.
      */
     static SharedRuntime start(List<Member> members, Properties properties, Admin admin) {
+        return start(0, members, properties, admin);
+    }
+
+    /** Starts the application as the members' {@code generation} ({@code SharedMembers}) says them. */
+    static SharedRuntime start(int generation, List<Member> members, Properties properties, Admin admin) {
         Properties shared = new Properties();
         shared.putAll(properties);
         shared.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+        Map<Long, CountedEvaluationErrors> errors = new LinkedHashMap<>();
+        members.forEach(member -> errors.put(member.job().id(), new CountedEvaluationErrors(member.job())));
         var topology = TopologyFactory.buildShared(members.stream()
-            .map(member -> new PrefixedPlan(member.prefix(), member.plan(), new CountedEvaluationErrors(member.job())))
+            .map(member -> new PrefixedPlan(member.prefix(), member.plan(), errors.get(member.job().id())))
             .toList());
         KafkaStreams streams = new KafkaStreams(topology, shared, new SharedAdminClientSupplier(admin));
+        SharedRuntime runtime = new SharedRuntime(generation, members, errors, streams, topology.describe());
+        // A failure of one member's processing stops them all: the runner starts the application again from the last
+        // commit (exactly once), as it starts a job's own application again.
+        streams.setUncaughtExceptionHandler(exception -> {
+            runtime.failure.set(exception);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                .SHUTDOWN_CLIENT;
+        });
+        streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
         try {
             streams.start();
         } catch (RuntimeException e) {
@@ -67,25 +96,43 @@ final class SharedRuntime implements AutoCloseable {
             streams.close(Duration.ofSeconds(10));
             throw e;
         }
-        return new SharedRuntime(List.copyOf(members), streams);
+        return runtime;
+    }
+
+    /** The generation of members it runs. */
+    int generation() {
+        return generation;
+    }
+
+    /** Its members' job ids, in the order they joined. */
+    List<Long> memberIds() {
+        return List.copyOf(members.keySet());
     }
 
     boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
-    /** The view's rows on this instance, or empty while they cannot be read (not a member, not running yet). */
-    Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store(long jobId) {
-        Member member = members.get(jobId);
-        if (member == null || !isRunning()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(member.prefix() + member.plan().store(),
-                QueryableStoreTypes.<Object[], Object[]>keyValueStore())));
-        } catch (RuntimeException notReady) {
-            return Optional.empty();
-        }
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** A member's view here. */
+    Optional<LocalView> member(long jobId) {
+        return Optional.ofNullable(members.get(jobId));
+    }
+
+    List<LocalView> views() {
+        return List.copyOf(members.values());
+    }
+
+    /** Whether the application's state is whole here, every member's: running, with nothing left to restore. */
+    boolean hydrated() {
+        return isRunning() && restoring.isEmpty();
     }
 
     /**
@@ -96,5 +143,93 @@ final class SharedRuntime implements AutoCloseable {
     public void close() {
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
             .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    }
+
+    /** One member, read through the shared application. */
+    private final class MemberView implements LocalView {
+        private final Member member;
+        private final CountedEvaluationErrors evaluationErrors;
+        private final ViewStore rows;
+
+        MemberView(Member member, CountedEvaluationErrors evaluationErrors, ViewStore rows) {
+            this.member = member;
+            this.evaluationErrors = evaluationErrors;
+            this.rows = rows;
+        }
+
+        @Override
+        public Job job() {
+            return member.job();
+        }
+
+        @Override
+        public PhysicalPlan plan() {
+            return member.plan();
+        }
+
+        @Override
+        public KafkaStreams.State state() {
+            return streams.state();
+        }
+
+        @Override
+        public ViewStore rows() {
+            return rows;
+        }
+
+        @Override
+        public boolean hydrated() {
+            return isRunning() && restoring.keySet().stream().noneMatch(store -> store.startsWith(member.prefix()));
+        }
+
+        /**
+         * Its rows, lag and dead letters; no rate of its own, since its records are processed together with the other
+         * members', and the threads are the application's.
+         */
+        @Override
+        public LocalViewStats stats() {
+            String internal = APPLICATION_ID + "-" + member.prefix();
+            double lag = 0;
+            double deadLetters = 0;
+            for (var metric : streams.metrics().entrySet()) {
+                MetricName name = metric.getKey();
+                if (!(metric.getValue().metricValue() instanceof Double value) || value.isNaN()) {
+                    continue;
+                }
+                String topic = name.tags().getOrDefault("topic", "");
+                if (ViewRuntime.isInputLag(name) && (topic.startsWith(internal) || member.plan().sourceTopics().contains(topic))) {
+                    lag += value;
+                } else if (name.name().equals("dead-letters-total") && name.group().equals("stream-kafkamv-metrics")
+                    && name.tags().values().stream().anyMatch(tag -> tag.startsWith(member.prefix()))) {
+                    deadLetters += value;
+                }
+            }
+            return new LocalViewStats(job().id(), job().objectName(), rows.counted(), (long) lag, 0, (long) deadLetters,
+                evaluationErrors.count(), 0, false);
+        }
+    }
+
+    /** Keeps {@link #restoring} as Kafka Streams restores the stores of the application's active tasks here. */
+    private final class RestoreTracker implements StateRestoreListener {
+
+        @Override
+        public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
+            restoring.put(store + "/" + partition, end - start);
+        }
+
+        @Override
+        public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long restored) {
+            restoring.computeIfPresent(store + "/" + partition, (key, left) -> Math.max(0, left - restored));
+        }
+
+        @Override
+        public void onRestoreEnd(TopicPartition partition, String store, long restored) {
+            restoring.remove(store + "/" + partition);
+        }
+
+        @Override
+        public void onRestoreSuspended(TopicPartition partition, String store, long restored) {
+            restoring.remove(store + "/" + partition);
+        }
     }
 }

@@ -28,11 +28,17 @@ final class ViewHandoff {
     private ViewHandoff() {
     }
 
-    /** The view's sources are {@code sources}; both groups are empty (their members left). */
-    static void handOver(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources, Duration timeout)
+    /**
+     * The view's sources are {@code sources}; the shared application's members read {@code sharedSources}. Both groups
+     * are empty (their members left). What the shared group has committed of a topic no member reads (left by a move
+     * that did not finish) is no one's position: the view's own replaces it.
+     */
+    static void handOver(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources,
+                         Collection<String> sharedSources, Duration timeout)
         throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> own = committed(admin, ownGroup, timeout);
         Map<TopicPartition, OffsetAndMetadata> shared = committed(admin, sharedGroup, timeout);
+        shared.keySet().removeIf(partition -> !sharedSources.contains(partition.topic()));
         List<String> apart = new ArrayList<>();
         shared.forEach((partition, there) -> {
             if (sources.contains(partition.topic())) {

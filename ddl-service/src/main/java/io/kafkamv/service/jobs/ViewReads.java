@@ -64,7 +64,7 @@ public final class ViewReads {
 
     /** The rows of a job's view on this instance, if it runs here and its store is ready. */
     public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> viewStore(long jobId) {
-        return local.get(jobId).flatMap(ViewRuntime::store);
+        return local.view(jobId).flatMap(view -> view.rows().rows());
     }
 
     /** Whether the job started over with empty state ({@link Job#withGeneration}) and holds part of its rows. */
@@ -105,7 +105,7 @@ public final class ViewReads {
         refuseWhileRebuilding(jobId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            Optional<ViewRuntime> runtime = local.get(jobId);
+            Optional<LocalView> runtime = local.view(jobId);
             if (runtime.isEmpty()) {
                 return Optional.empty();
             }
@@ -123,12 +123,12 @@ public final class ViewReads {
         }
     }
 
-    private ViewScan openEveryPartition(long jobId, ViewRuntime runtime, int[] columns,
+    private ViewScan openEveryPartition(long jobId, LocalView runtime, int[] columns,
                                         Predicate<Object[]> filter) throws InterruptedException {
         if (!runtime.isRunning()) {
             throw new IllegalStateException("its Kafka Streams instance here is " + runtime.state());
         }
-        ViewPartitions partitions = runtime.partitions();
+        ViewPartitions partitions = runtime.rows().partitions();
         int count = partitions.count(admin);
         Map<String, Set<Integer>> byHost = partitions.byHost();
         Set<Integer> covered = new TreeSet<>();
@@ -167,13 +167,13 @@ public final class ViewReads {
     }
 
     private Optional<Optional<Object[]>> rowByKey(long jobId, Object[] key) {
-        Optional<ViewRuntime> runtime = local.get(jobId);
+        Optional<LocalView> runtime = local.view(jobId);
         if (runtime.isEmpty() || !runtime.get().isRunning() || rebuilding(jobId)) {
             return Optional.empty();
         }
         try {
-            OptionalInt partition = runtime.get().partitionHeld(key, applicationServer);
-            Object[] row = partition.isPresent() ? runtime.get().partitions().get(partition.getAsInt(), key) : null;
+            OptionalInt partition = runtime.get().rows().partitionHeld(key, applicationServer);
+            Object[] row = partition.isPresent() ? runtime.get().rows().partitions().get(partition.getAsInt(), key) : null;
             return row != null ? Optional.of(Optional.of(row)) : inEveryPartitionHere(runtime.get(), key);
         } catch (InvalidStateStoreException | IllegalStateException notReady) {
             return Optional.empty();
@@ -190,11 +190,11 @@ public final class ViewReads {
      * the view, each time a client looked for it (issue 21: 55% of the service's CPU samples, with clients waiting
      * for rows they had just inserted).
      */
-    private Optional<Optional<Object[]>> inEveryPartitionHere(ViewRuntime runtime, Object[] key) throws InterruptedException {
+    private Optional<Optional<Object[]>> inEveryPartitionHere(LocalView runtime, Object[] key) throws InterruptedException {
         if (!runtime.plan().root().key().stream().allMatch(column -> EXACT_KEYS.contains(column.type()))) {
             return Optional.empty();
         }
-        ViewPartitions partitions = runtime.partitions();
+        ViewPartitions partitions = runtime.rows().partitions();
         Set<Integer> here = partitions.byHost().getOrDefault(applicationServer, Set.of());
         if (here.size() < partitions.count(admin)) {
             return Optional.empty();
@@ -214,7 +214,7 @@ public final class ViewReads {
      * index does not run here or its local store is not ready within {@code timeout}.
      */
     public Optional<List<Object[]>> indexRows(long jobId, Object[] values, Duration timeout) {
-        Optional<ViewRuntime> indexed = local.get(jobId);
+        Optional<LocalView> indexed = local.view(jobId);
         if (indexed.isEmpty() || rebuilding(jobId)) {
             return Optional.empty();
         }
@@ -230,7 +230,7 @@ public final class ViewReads {
                 return Optional.empty();
             }
             List<byte[]> encoded = new ArrayList<>(here.get());
-            for (String host : indexed.get().otherHosts(applicationServer)) {
+            for (String host : indexed.get().rows().otherHosts(applicationServer)) {
                 encoded.addAll(remoteRows.fetchIndex(host, jobId, prefix));
             }
             RowCodec codec = new RowCodec(indexed.get().plan().schema().columns());
@@ -243,7 +243,7 @@ public final class ViewReads {
 
     /** This instance's rows of an index under a prefix, encoded, for the instance that looks them up. */
     public Optional<List<byte[]>> localIndexRows(long jobId, byte[] prefix) {
-        return local.get(jobId).flatMap(ViewRuntime::indexStore).map(store -> {
+        return local.view(jobId).flatMap(view -> view.rows().indexEntries()).map(store -> {
             List<byte[]> rows = new ArrayList<>();
             try (var iterator = store.prefixScan(Bytes.wrap(prefix), new BytesSerializer())) {
                 iterator.forEachRemaining(entry -> rows.add(entry.value));
@@ -257,15 +257,15 @@ public final class ViewReads {
      * that reads the whole view; empty unless every one of them is active and ready here.
      */
     public Optional<List<byte[]>> localViewRows(long jobId, Set<Integer> partitions) {
-        Optional<ViewRuntime> runtime = local.get(jobId).filter(ViewRuntime::isRunning);
+        Optional<LocalView> runtime = local.view(jobId).filter(LocalView::isRunning);
         if (runtime.isEmpty()) {
             return Optional.empty();
         }
         if (partitions == null) {
-            partitions = runtime.get().partitions().byHost().getOrDefault(applicationServer, Set.of());
+            partitions = runtime.get().rows().partitions().byHost().getOrDefault(applicationServer, Set.of());
         }
         List<byte[]> rows = new ArrayList<>();
-        try (PartitionReads<byte[]> scan = new PartitionReads<>(runtime.get().partitions().open(partitions),
+        try (PartitionReads<byte[]> scan = new PartitionReads<>(runtime.get().rows().partitions().open(partitions),
                 (stored, store) -> store.row(stored), "view-rows-" + jobId)) {
             scan.forEachRemaining(rows::add);
         } catch (InvalidStateStoreException | IllegalStateException | IncompleteReadException notReady) {

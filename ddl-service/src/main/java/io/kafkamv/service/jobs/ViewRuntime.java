@@ -35,18 +35,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One job's Kafka Streams instance on this service instance, built from the job's stored plan. */
-final class ViewRuntime implements AutoCloseable {
+final class ViewRuntime implements LocalView, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ViewRuntime.class);
-
-    private static final Duration ROW_COUNT_TTL = Duration.ofSeconds(30);
-    /** One thread counts every view's rows in turn, so counting never competes with a view for more than a core. */
-    private static final java.util.concurrent.ExecutorService ROW_COUNTER = java.util.concurrent.Executors
-        .newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "kafkamv-row-counter");
-            thread.setDaemon(true);
-            return thread;
-        });
 
     private final Job job;
     private final PhysicalPlan plan;
@@ -60,22 +51,18 @@ final class ViewRuntime implements AutoCloseable {
     private final Map<String, Long> restoring = new java.util.concurrent.ConcurrentHashMap<>();
     private JobClientMeters metrics;
     private JdbcSink jdbcSink;
-    private final AtomicLong rowsCounted = new AtomicLong();
-    private final AtomicLong rowsCountedAt = new AtomicLong(System.nanoTime() - ROW_COUNT_TTL.toNanos());
-    private final AtomicBoolean counting = new AtomicBoolean();
-
-    private final ViewPartitions partitions;
+    private final ViewStore rows;
     /** Its threads while its parallelism is DEFAULT, and its commit interval: chosen when it started here. */
     private final JobShare share;
 
     private ViewRuntime(Job job, PhysicalPlan plan, KafkaStreams streams, CountedEvaluationErrors evaluationErrors,
-                        java.util.Set<String> storeTopics, JobShare share) {
+                        org.apache.kafka.streams.TopologyDescription topology, JobShare share) {
         this.job = job;
         this.share = share;
         this.plan = plan;
         this.streams = streams;
         this.evaluationErrors = evaluationErrors;
-        this.partitions = new ViewPartitions(streams, plan.store(), storeTopics);
+        this.rows = new ViewStore(streams, plan, "", topology, applicationId(job));
     }
 
     /** The Kafka Streams application that runs the job in its generation: its consumer group and its topics' prefix. */
@@ -103,23 +90,20 @@ final class ViewRuntime implements AutoCloseable {
         return job.generation();
     }
 
-    /**
-     * @param threads its stream threads on this instance ({@link JobParallelism})
-     * @param share          what this instance gives it, by how busy it is ({@link JobShare})
-     * @param admin the service's admin client, which the job's Kafka Streams instance uses and does not close
-     */
-    static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
-                             String applicationServer, String instanceId, int threads, JobShare share, Admin admin) {
+    /** The Kafka Streams configuration of an application of views on this instance: a job's own, or the shared one. */
+    static Properties streamsProperties(Properties clientProperties, String applicationId, Path stateDir,
+                                        String applicationServer, String instanceId, int threads,
+                                        Duration commitInterval) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
-        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(job));
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         // Other instances find the partitions of a view that live here by this address.
         properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
         properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         // Exactly once: an instance that dies mid-batch must not make a survivor count its records twice.
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, share.commitInterval().toMillis());
+        properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval.toMillis());
         properties.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
         properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
             LogAndContinueExceptionHandler.class);
@@ -151,6 +135,18 @@ final class ViewRuntime implements AutoCloseable {
         // next probing rebalance: every minute (the least Kafka Streams allows) instead of every ten, so
         // scaling out spreads a view's partitions within minutes.
         properties.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
+        return properties;
+    }
+
+    /**
+     * @param threads its stream threads on this instance ({@link JobParallelism})
+     * @param share          what this instance gives it, by how busy it is ({@link JobShare})
+     * @param admin the service's admin client, which the job's Kafka Streams instance uses and does not close
+     */
+    static ViewRuntime start(Job job, PhysicalPlan plan, Properties clientProperties, Path stateDir, MeterRegistry registry,
+                             String applicationServer, String instanceId, int threads, JobShare share, Admin admin) {
+        Properties properties = streamsProperties(clientProperties, applicationId(job), stateDir, applicationServer,
+            instanceId, threads, share.commitInterval());
         CountedEvaluationErrors evaluationErrors = new CountedEvaluationErrors(job);
         org.apache.kafka.streams.Topology topology;
         try {
@@ -158,11 +154,9 @@ final class ViewRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new InvalidPlanException(e);
         }
-        java.util.Set<String> storeTopics = plan.store() == null ? java.util.Set.of()
-            : ViewPartitions.sourceTopics(topology.describe(), plan.store(), applicationId(job));
         KafkaStreams streams = new KafkaStreams(topology, properties, new SharedAdminClientSupplier(admin));
         try {
-            return start(job, plan, streams, evaluationErrors, storeTopics, share, registry, clientProperties,
+            return start(job, plan, streams, evaluationErrors, topology.describe(), share, registry, clientProperties,
                 instanceId);
         } catch (RuntimeException e) {
             // Its state directory's lock and its clients go with it, so that the next attempt can have them.
@@ -172,10 +166,11 @@ final class ViewRuntime implements AutoCloseable {
     }
 
     private static ViewRuntime start(Job job, PhysicalPlan plan, KafkaStreams streams,
-                                     CountedEvaluationErrors evaluationErrors, java.util.Set<String> storeTopics,
+                                     CountedEvaluationErrors evaluationErrors,
+                                     org.apache.kafka.streams.TopologyDescription topology,
                                      JobShare share, MeterRegistry registry,
                                      Properties clientProperties, String instanceId) {
-        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, storeTopics, share);
+        ViewRuntime runtime = new ViewRuntime(job, plan, streams, evaluationErrors, topology, share);
         RegistryOutageRetry registryRetry = new RegistryOutageRetry();
         streams.setUncaughtExceptionHandler(exception -> {
             var outage = RegistryOutageRetry.outage(exception);
@@ -225,19 +220,29 @@ final class ViewRuntime implements AutoCloseable {
         }
     }
 
-    Job job() {
+    @Override
+    public Job job() {
         return job;
     }
 
-    PhysicalPlan plan() {
+    @Override
+    public PhysicalPlan plan() {
         return plan;
     }
 
-    boolean isRunning() {
+    /** Its store here. */
+    @Override
+    public ViewStore rows() {
+        return rows;
+    }
+
+    @Override
+    public boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
     }
 
-    KafkaStreams.State state() {
+    @Override
+    public KafkaStreams.State state() {
         return streams.state();
     }
 
@@ -295,7 +300,8 @@ final class ViewRuntime implements AutoCloseable {
      * Whether the job's local state is whole here: running, with nothing left to restore from its changelogs (after a
      * restart, or partitions taken over). Its rows can be read before, but are older than its sources until then.
      */
-    boolean hydrated() {
+    @Override
+    public boolean hydrated() {
         return isRunning() && restoring.isEmpty();
     }
 
@@ -365,22 +371,10 @@ final class ViewRuntime implements AutoCloseable {
         return Optional.ofNullable(failure.get());
     }
 
-    /** The view's rows on this instance, or empty while the store is not ready to be read. */
-    Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store() {
-        if (!isRunning()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
-                QueryableStoreTypes.<Object[], Object[]>keyValueStore())));
-        } catch (RuntimeException notReady) {
-            return Optional.empty();
-        }
-    }
-
     /** This instance's share of the object, read from its local store and its Kafka Streams metrics. */
-    LocalViewStats stats() {
-        long rows = localRows();
+    @Override
+    public LocalViewStats stats() {
+        long rows = this.rows.counted();
         double lag = 0;
         double rate = 0;
         double deadLetters = 0;
@@ -409,80 +403,6 @@ final class ViewRuntime implements AutoCloseable {
         String client = name.tags().getOrDefault("client-id", "");
         return name.name().equals("records-lag") && name.group().equals("consumer-fetch-manager-metrics")
             && !client.endsWith("-restore-consumer") && !client.endsWith("-global-consumer");
-    }
-
-    /**
-     * The rows in this instance's share of the store as last counted, and a new count started in the
-     * background when that one is older than {@link #ROW_COUNT_TTL}. RocksDB's own estimate counts
-     * overwritten keys (an aggregate of 10 groups reads as tens of thousands), so we count; counting reads
-     * the whole store, so a scrape never waits for it.
-     */
-    private long localRows() {
-        long now = System.nanoTime();
-        if (now - rowsCountedAt.get() >= ROW_COUNT_TTL.toNanos() && counting.compareAndSet(false, true)) {
-            ROW_COUNTER.execute(() -> {
-                try {
-                    rowsCounted.set(countRows());
-                    rowsCountedAt.set(System.nanoTime());
-                } catch (RuntimeException notReady) {
-                    // The store is not ready (a rebalance, a restore): keep the last count and try at the next scrape.
-                } finally {
-                    counting.set(false);
-                }
-            });
-        }
-        return rowsCounted.get();
-    }
-
-    private long countRows() {
-        if (!isRunning() || plan.store() == null) {
-            return 0;
-        }
-        long rows = 0;
-        try (var all = streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
-            QueryableStoreTypes.<Object, Object>keyValueStore())).all()) {
-            while (all.hasNext()) {
-                all.next();
-                rows++;
-            }
-        }
-        return rows;
-    }
-
-    /** An index's entries on this instance (see IndexKeys), or empty while the store is not ready. */
-    Optional<ReadOnlyKeyValueStore<Bytes, byte[]>> indexStore() {
-        if (!isRunning() || plan.index() == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(plan.store(),
-                QueryableStoreTypes.<Bytes, byte[]>keyValueStore())));
-        } catch (RuntimeException notReady) {
-            return Optional.empty();
-        }
-    }
-
-    /** The partition of {@code key} when this instance holds it (its active task), so a get here is the answer. */
-    java.util.OptionalInt partitionHeld(Object[] key, String self) {
-        var metadata = streams.queryMetadataForKey(plan.store(), key,
-            new io.kafkamv.connectors.row.RowSerde(plan.root().key()).serializer());
-        return metadata != null && metadata.activeHost() != null
-            && (metadata.activeHost().host() + ":" + metadata.activeHost().port()).equals(self)
-            ? java.util.OptionalInt.of(metadata.partition()) : java.util.OptionalInt.empty();
-    }
-
-    /** The partitions of this view's rows and where they are. */
-    ViewPartitions partitions() {
-        return partitions;
-    }
-
-    /** The other instances that hold partitions of this view's rows, as host:port of their REST endpoint. */
-    java.util.List<String> otherHosts(String self) {
-        return streams.streamsMetadataForStore(plan.store()).stream()
-            .map(metadata -> metadata.hostInfo().host() + ":" + metadata.hostInfo().port())
-            .filter(host -> !host.equals(self))
-            .distinct()
-            .toList();
     }
 
     /**

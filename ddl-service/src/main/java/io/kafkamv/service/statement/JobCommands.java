@@ -172,31 +172,48 @@ final class JobCommands {
     }
 
     /**
-     * ALTER SYSTEM SET max_concurrent_creating_jobs = n (0: no limit; RESET: the default, 8): how many jobs of the whole cluster
-     * backfill at once, kept in the job store so that every instance applies the same limit; the others wait, queued
-     * in creation order. The only setting of the cluster.
+     * ALTER SYSTEM SET, the cluster's settings, kept in the job store so that every instance applies the same:
+     * max_concurrent_creating_jobs = n (0: no limit; RESET: the default, 8), how many jobs of the whole cluster backfill
+     * at once, the others waiting in creation order; and shared_views = on | off (RESET: off), whether created views
+     * move into the shared Kafka Streams application.
      */
     StatementResult alterSystem(SqlSetOption option) {
         String name = String.join(".", ((SqlIdentifier) option.name()).names).toLowerCase(Locale.ROOT);
-        if (!name.equals(JobStore.MAX_CONCURRENT_CREATING_JOBS)) {
+        if (!name.equals(JobStore.MAX_CONCURRENT_CREATING_JOBS) && !name.equals(JobStore.SHARED_VIEWS)) {
             throw SqlError.at(SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\"", 0,
-                "ALTER SYSTEM sets " + JobStore.MAX_CONCURRENT_CREATING_JOBS + " only; SET sets a session's variables");
+                "ALTER SYSTEM sets " + JobStore.MAX_CONCURRENT_CREATING_JOBS + " and " + JobStore.SHARED_VIEWS
+                    + " only; SET sets a session's variables");
         }
         SqlNode value = option.getValue();
         String text = value == null || SessionCommands.isDefault(value) ? null
             : value instanceof SqlLiteral literal ? literal.toValue() : value.toString();
-        if (text != null) {
-            try {
-                if (Integer.parseInt(text) < 0) {
-                    throw new NumberFormatException();
-                }
-            } catch (NumberFormatException e) {
-                throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "parameter \"" + name
-                    + "\" requires a non-negative integer value (0: no limit), not " + text);
-            }
-        }
-        context.store().putSetting(name, text == null ? null : String.valueOf(Integer.parseInt(text)));
+        String stored = text == null ? null : name.equals(JobStore.SHARED_VIEWS) ? String.valueOf(onOrOff(name, text))
+            : String.valueOf(nonNegative(name, text));
+        context.store().putSetting(name, stored);
         return new StatementResult.Command("ALTER SYSTEM");
+    }
+
+    private static int nonNegative(String name, String text) {
+        try {
+            int value = Integer.parseInt(text);
+            if (value < 0) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "parameter \"" + name
+                + "\" requires a non-negative integer value (0: no limit), not " + text);
+        }
+    }
+
+    /** PostgreSQL's spellings of a boolean setting. */
+    private static boolean onOrOff(String name, String text) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "on", "true", "yes", "1" -> true;
+            case "off", "false", "no", "0" -> false;
+            default -> throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "parameter \"" + name
+                + "\" requires a Boolean value");
+        };
     }
 
     /**

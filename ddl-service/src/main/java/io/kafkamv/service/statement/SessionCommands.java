@@ -130,6 +130,8 @@ final class SessionCommands {
                 // The cluster's setting (ALTER SYSTEM SET), read from the job store; the rest are the session's.
                 Optional<String> cluster = name.equalsIgnoreCase(JobStore.MAX_CONCURRENT_CREATING_JOBS)
                     ? Optional.of(String.valueOf(context.store().maxConcurrentCreatingJobs()))
+                    : name.equalsIgnoreCase(JobStore.SHARED_VIEWS)
+                    ? Optional.of(context.store().sharedViews() ? "on" : "off")
                     : Optional.empty();
                 String value = cluster.or(() -> session.variable(name)).orElseThrow(() -> SqlError.of(
                     SqlState.UNDEFINED_OBJECT, "unrecognized configuration parameter \"" + name + "\""));

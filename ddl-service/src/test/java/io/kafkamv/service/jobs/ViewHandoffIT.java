@@ -82,24 +82,24 @@ class ViewHandoffIT {
             runAloneUntilCaughtUp(admin, perPage, "kmv-job-7");
             runAloneUntilCaughtUp(admin, slow, "kmv-job-8");
 
-            ViewHandoff.handOver(admin, "kmv-job-7", "kmv", List.of(TOPIC), Duration.ofSeconds(30));
+            ViewHandoff.handOver(admin, "kmv-job-7", "kmv", List.of(TOPIC), List.of(), Duration.ofSeconds(30));
             SharedRuntime.Member perPageMember = new SharedRuntime.Member(job(7, perPage), perPage.plan());
             try (SharedRuntime shared = SharedRuntime.start(List.of(perPageMember), properties("kmv"), admin)) {
                 write(2_000, 3_000);
                 awaitRows(perPage, expectedPerPage(3_000));
                 // Its rows are read where they are kept, under its prefix in the shared application.
-                await().atMost(Duration.ofSeconds(30)).until(() -> shared.store(7).isPresent());
-                assertThat(shared.store(7).orElseThrow().approximateNumEntries()).isPositive();
-                assertThat(shared.store(7).orElseThrow().get(new Object[] {"/a"})).containsExactly("/a", 600L, 898_500L);
-                assertThat(shared.store(8)).as("not a member").isEmpty();
+                await().atMost(Duration.ofSeconds(30)).until(() -> shared.member(7).flatMap(view -> view.rows().rows()).isPresent());
+                assertThat(shared.member(7).flatMap(view -> view.rows().rows()).orElseThrow().approximateNumEntries()).isPositive();
+                assertThat(shared.member(7).flatMap(view -> view.rows().rows()).orElseThrow().get(new Object[] {"/a"})).containsExactly("/a", 600L, 898_500L);
+                assertThat(shared.member(8).flatMap(view -> view.rows().rows())).as("not a member").isEmpty();
             }
             // The second view's own application stopped behind the shared one: joining now would lose 1,000 clicks.
-            assertThatThrownBy(() -> ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), Duration.ofSeconds(30)))
+            assertThatThrownBy(() -> ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), List.of(TOPIC), Duration.ofSeconds(30)))
                 .isInstanceOf(ViewHandoff.PositionsApart.class)
                 .hasMessageContaining("alone, ");
             // It catches up alone, then joins the first.
             runAloneUntilCaughtUp(admin, slow, "kmv-job-8");
-            ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), Duration.ofSeconds(30));
+            ViewHandoff.handOver(admin, "kmv-job-8", "kmv", List.of(TOPIC), List.of(TOPIC), Duration.ofSeconds(30));
             try (SharedRuntime shared = SharedRuntime.start(List.of(perPageMember,
                 new SharedRuntime.Member(job(8, slow), slow.plan())), properties("kmv"), admin)) {
                 await().atMost(Duration.ofSeconds(60)).until(shared::isRunning);

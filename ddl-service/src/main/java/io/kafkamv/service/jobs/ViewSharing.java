@@ -1,0 +1,387 @@
+package io.kafkamv.service.jobs;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.kafkamv.compiler.plan.PhysicalPlan;
+import io.kafkamv.compiler.plan.PlanJson;
+import io.kafkamv.compiler.runtime.EvaluationErrors;
+import io.kafkamv.compiler.topology.TopologyFactory;
+import io.kafkamv.compiler.topology.TopologyFactory.PrefixedPlan;
+import io.kafkamv.jobstore.Job;
+import io.kafkamv.jobstore.JobStatus;
+import io.kafkamv.jobstore.JobStore;
+import io.kafkamv.jobstore.LastHeard;
+import io.kafkamv.jobstore.SharedMembers;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this instance's shared application ({@link SharedRuntime}) running with the members the job store says
+ * ({@link SharedMembers}), and changes them: with {@code shared_views} on, created views move in; a member dropped,
+ * cancelled or failed leaves. Called by the {@link JobRunner}'s reconcile, on its thread.
+ *
+ * <p>This is the first phase of docs/concepts.md's design, "Many views on one instance":
+ * <ul>
+ *   <li>The members change only while this is the only live instance. Instances that ran different members in one
+ *   group would run one view's tasks as another's (the members' order numbers the tasks). With several live, a view
+ *   stays where it is, and a dropped member keeps running, unread, until one instance is left; its topics are
+ *   deleted then.</li>
+ *   <li>A view moves when it and the shared application stand at the same offsets of the sources both read: quiet
+ *   sources. A view over a source written all the time stays alone until its own reading can be bounded.</li>
+ * </ul>
+ */
+final class ViewSharing {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ViewSharing.class);
+    /**
+     * How long a view that can move waits at most for others to move with.
+     */
+    private static final Duration MOVE_INTERVAL = Duration.ofSeconds(30);
+    /** How long a batch waits for more views after its newest. */
+    private static final Duration SETTLE = Duration.ofSeconds(5);
+    private static final Duration RESTART_BACKOFF = Duration.ofSeconds(5);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final JobStore store;
+    private final LocalJobs local;
+    private final Admin admin;
+    private final KafkaJobOffsets offsets;
+    private final Properties properties;
+    private final String instanceId;
+    /** Views that cannot run with the members there are (a topic they read another way): not tried again. */
+    private final Set<Long> unshareable = new HashSet<>();
+    /** Since when each view that can move has waited to, by job id. */
+    private final Map<Long, Long> waitingSince = new HashMap<>();
+    private long nextAttempt = System.nanoTime();
+    private long lastFailure = System.nanoTime() - RESTART_BACKOFF.toNanos();
+
+    /** @param properties the shared application's Kafka Streams configuration */
+    ViewSharing(JobStore store, LocalJobs local, Admin admin, KafkaJobOffsets offsets, Properties properties,
+                String instanceId) {
+        this.store = store;
+        this.local = local;
+        this.admin = admin;
+        this.offsets = offsets;
+        this.properties = properties;
+        this.instanceId = instanceId;
+    }
+
+    /** Whether the job's view runs in the shared application, as the job store says, and not in one of its own. */
+    boolean isMember(long jobId) {
+        return store.sharedMembers().contains(jobId);
+    }
+
+    /** Whether the shared application may still run the job's tasks here or elsewhere: its topics must stay. */
+    boolean holds(long jobId) {
+        return isMember(jobId) || local.shared().map(shared -> shared.memberIds().contains(jobId)).orElse(false);
+    }
+
+    /**
+     * @param jobs          every job, by id, as this reconcile read them
+     * @param limitedTopics the topics of sources with a rate limit, which a member would not keep
+     */
+    void reconcile(Map<Long, Job> jobs, Set<String> limitedTopics) {
+        boolean alone = alone();
+        SharedMembers members = store.sharedMembers();
+        if (alone) {
+            List<Long> leaving = members.jobs().stream().filter(id -> !stays(jobs.get(id))).toList();
+            if (!leaving.isEmpty()) {
+                LOG.info("Jobs {} leave the shared application", leaving);
+                store.putSharedMembers(members.leftBy(leaving));
+                members = store.sharedMembers();
+            }
+        }
+        run(members, jobs);
+        if (alone && store.sharedViews()) {
+            move(jobs, limitedTopics);
+        }
+        unshareable.retainAll(jobs.keySet());
+    }
+
+    private static boolean stays(Job job) {
+        return job != null && job.status() == JobStatus.CREATED && !job.rebuilding();
+    }
+
+    /**
+     * Runs the shared application here with {@code members}, starting it again when they changed or it failed. The
+     * application it replaces stays where reads find it until then: stopped, it makes them wait and try again.
+     */
+    private void run(SharedMembers members, Map<Long, Job> jobs) {
+        Optional<SharedRuntime> current = local.shared();
+        if (current.isPresent() && current.get().failure().isPresent()) {
+            LOG.error("The shared application failed on this instance; starting it again in {} s",
+                RESTART_BACKOFF.toSeconds(), current.get().failure().get());
+            current.get().close();
+            lastFailure = System.nanoTime();
+        } else if (current.isPresent() && current.get().generation() == members.generation()) {
+            return;
+        }
+        current.ifPresent(SharedRuntime::close);
+        if (members.jobs().isEmpty()) {
+            local.replaceShared(null);
+            return;
+        }
+        if (System.nanoTime() - lastFailure < RESTART_BACKOFF.toNanos()) {
+            return;
+        }
+        List<SharedRuntime.Member> running = new ArrayList<>();
+        for (long id : members.jobs()) {
+            Job job = jobs.get(id);
+            if (job == null) {
+                // Only a cleanup that did not wait for the member to leave removes its job: it cannot run without it.
+                LOG.error("Job {} of the shared application has no record; the shared application runs without it", id);
+                continue;
+            }
+            running.add(new SharedRuntime.Member(job, PlanJson.fromTree(job.plan())));
+        }
+        try {
+            local.replaceShared(SharedRuntime.start(members.generation(), running, properties, admin));
+            LOG.info("The shared application runs {} views on this instance (generation {})", running.size(),
+                members.generation());
+        } catch (RuntimeException e) {
+            local.replaceShared(null);
+            lastFailure = System.nanoTime();
+            LOG.warn("The shared application cannot start on this instance yet; trying again in {} s",
+                RESTART_BACKOFF.toSeconds(), e);
+        }
+    }
+
+    /**
+     * Moves the created views that run alone here, caught up, into the shared application, in batches: each move stops
+     * and starts the shared application, which holds up reads of its members for a moment. A batch moves once its
+     * newest view has waited {@link #SETTLE} (views created one after the other go together) or its oldest
+     * {@link #MOVE_INTERVAL}.
+     */
+    private void move(Map<Long, Job> jobs, Set<String> limitedTopics) {
+        long now = System.nanoTime();
+        SharedMembers members = store.sharedMembers();
+        Optional<SharedRuntime> shared = local.shared();
+        if (!members.jobs().isEmpty() && (shared.isEmpty() || !shared.get().hydrated())) {
+            return;
+        }
+        List<SharedRuntime.Member> candidates = candidates(jobs, members, limitedTopics);
+        Set<Long> ids = new HashSet<>();
+        candidates.forEach(member -> ids.add(member.job().id()));
+        waitingSince.keySet().retainAll(ids);
+        ids.forEach(id -> waitingSince.putIfAbsent(id, now));
+        if (candidates.isEmpty() || now < nextAttempt
+            || waitingSince.values().stream().anyMatch(since -> now - since < SETTLE.toNanos())
+            && waitingSince.values().stream().allMatch(since -> now - since < MOVE_INTERVAL.toNanos())) {
+            return;
+        }
+        List<SharedRuntime.Member> current = members.jobs().stream().map(jobs::get).filter(java.util.Objects::nonNull)
+            .map(job -> new SharedRuntime.Member(job, PlanJson.fromTree(job.plan()))).toList();
+        List<SharedRuntime.Member> batch = buildable(current, quiet(candidates));
+        if (batch.isEmpty()) {
+            // Their sources are written to: they are asked again a while later, not at every reconcile.
+            nextAttempt = now + SETTLE.toNanos();
+            return;
+        }
+        LOG.info("Moving {} views into the shared application: jobs {}", batch.size(),
+            batch.stream().map(member -> member.job().id()).toList());
+        shared.ifPresent(SharedRuntime::close);
+        stopOwn(batch);
+        Set<String> sharedSources = new HashSet<>();
+        current.forEach(member -> sharedSources.addAll(member.plan().sourceTopics()));
+        List<Long> moved = new ArrayList<>();
+        for (SharedRuntime.Member member : batch) {
+            Job job = member.job();
+            try {
+                ViewHandoff.handOver(admin, ViewRuntime.applicationId(job), SharedRuntime.APPLICATION_ID,
+                    member.plan().sourceTopics(), sharedSources, TIMEOUT);
+                moved.add(job.id());
+                sharedSources.addAll(member.plan().sourceTopics());
+            } catch (ViewHandoff.PositionsApart e) {
+                LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
+                    job.objectName(), e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (!moved.isEmpty() && store.putSharedMembers(members.joinedBy(moved))) {
+            moved.forEach(this::deleteOwnGroup);
+            LOG.info("Jobs {} moved into the shared application", moved);
+        }
+        run(store.sharedMembers(), jobs);
+        // Reads of the moved views find them in the shared application from now on. Those that stayed alone start
+        // again at the next reconcile, from what their own groups committed.
+        batch.forEach(member -> local.remove(member.job().id()));
+        waitingSince.clear();
+    }
+
+    /**
+     * Stops the batch's own applications, leaving their groups, several at a time: a close waits for the last
+     * commit and the group, not for a core. They stay where reads find them: stopped, they make reads wait.
+     */
+    private void stopOwn(List<SharedRuntime.Member> batch) {
+        java.util.concurrent.ExecutorService stopping = java.util.concurrent.Executors.newFixedThreadPool(
+            Math.min(8, batch.size()));
+        try {
+            List<java.util.concurrent.Future<?>> stops = new ArrayList<>();
+            for (SharedRuntime.Member member : batch) {
+                local.get(member.job().id()).ifPresent(own -> stops.add(stopping.submit(() -> own.stop(true))));
+            }
+            for (java.util.concurrent.Future<?> stop : stops) {
+                stop.get();
+            }
+        } catch (ExecutionException e) {
+            // The handoff finds out: an application that did not stop has not left its group.
+            LOG.warn("A view's own application did not stop cleanly: {}", e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            stopping.shutdown();
+        }
+    }
+
+    /** The created views running alone here, caught up and restored, that could move, in job order. */
+    private List<SharedRuntime.Member> candidates(Map<Long, Job> jobs, SharedMembers members, Set<String> limitedTopics) {
+        List<SharedRuntime.Member> candidates = new ArrayList<>();
+        for (Job job : jobs.values().stream().sorted(Comparator.comparingLong(Job::id)).toList()) {
+            if (!stays(job) || members.contains(job.id()) || unshareable.contains(job.id())
+                || JobParallelism.set(store, job.id()).isPresent()) {
+                continue;
+            }
+            Optional<ViewRuntime> own = local.get(job.id());
+            if (own.isEmpty() || !own.get().hydrated() || own.get().failure().isPresent()) {
+                continue;
+            }
+            PhysicalPlan plan = own.get().plan();
+            if (plan.store() == null || plan.index() != null || plan.sink() != null
+                || plan.sourceTopics().stream().anyMatch(limitedTopics::contains)) {
+                unshareable.add(job.id());
+                continue;
+            }
+            candidates.add(new SharedRuntime.Member(job, plan));
+        }
+        return candidates;
+    }
+
+    /** Those of the views that are {@link #quiet} now. */
+    private List<SharedRuntime.Member> quiet(List<SharedRuntime.Member> candidates) {
+        Map<String, Long> committedShared = sharedCommitted();
+        return candidates.stream().filter(member -> quiet(member.job(), member.plan(), committedShared)).toList();
+    }
+
+    /**
+     * Whether the view has read its sources to their ends, as has the shared application where it reads them too:
+     * only then can their positions be the same once both stop.
+     */
+    private boolean quiet(Job job, PhysicalPlan plan, Map<String, Long> committedShared) {
+        Map<String, Long> own = offsets.committed(job);
+        Map<String, Long> ends = offsets.ends(plan.sourceTopics());
+        return ends.entrySet().stream().allMatch(end -> end.getValue() == 0
+            || own.getOrDefault(end.getKey(), -1L) >= end.getValue()
+            && committedShared.getOrDefault(end.getKey(), end.getValue()) >= end.getValue());
+    }
+
+    private Map<String, Long> sharedCommitted() {
+        try {
+            Map<String, Long> committed = new HashMap<>();
+            admin.listConsumerGroupOffsets(SharedRuntime.APPLICATION_ID).partitionsToOffsetAndMetadata()
+                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .forEach((partition, offset) -> {
+                    if (offset != null) {
+                        committed.put(BackfillProgress.key(partition), offset.offset());
+                    }
+                });
+            return committed;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        } catch (ExecutionException | TimeoutException e) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * The candidates that can be built into one topology with the members, in order; one that cannot (it reads a topic
+     * another way than a member does) is left out and not tried again.
+     */
+    private List<SharedRuntime.Member> buildable(List<SharedRuntime.Member> members, List<SharedRuntime.Member> candidates) {
+        if (builds(members, candidates)) {
+            return candidates;
+        }
+        List<SharedRuntime.Member> batch = new ArrayList<>();
+        for (SharedRuntime.Member candidate : candidates) {
+            List<SharedRuntime.Member> with = new ArrayList<>(batch);
+            with.add(candidate);
+            if (builds(members, with)) {
+                batch.add(candidate);
+            } else {
+                LOG.info("Job {} ({}) stays alone: it reads a topic another way than a view of the shared application",
+                    candidate.job().id(), candidate.job().objectName());
+                unshareable.add(candidate.job().id());
+            }
+        }
+        return batch;
+    }
+
+    /** A trial build evaluates nothing. */
+    private static final EvaluationErrors IGNORED = (step, what, error) -> { };
+
+    private static boolean builds(List<SharedRuntime.Member> members, List<SharedRuntime.Member> joining) {
+        List<PrefixedPlan> plans = new ArrayList<>();
+        members.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED)));
+        joining.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED)));
+        try {
+            TopologyFactory.buildShared(plans);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The moved view's own group: nothing reads from it again, and an own application must not start from it. */
+    private void deleteOwnGroup(long jobId) {
+        store.job(jobId).ifPresent(job -> {
+            try {
+                admin.deleteConsumerGroups(List.of(ViewRuntime.applicationId(job))).all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                    LOG.warn("Job {}: its own consumer group could not be deleted: {}", jobId, e.getCause().toString());
+                }
+            } catch (TimeoutException e) {
+                LOG.warn("Job {}: its own consumer group could not be deleted in time", jobId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** Whether no other instance has been heard from lately ({@link ForegroundJobWatch#SILENCE}). */
+    private boolean alone() {
+        long now = System.nanoTime();
+        for (Map.Entry<String, LastHeard> instance : store.heard().entrySet()) {
+            LastHeard last = instance.getValue();
+            if (!instance.getKey().equals(instanceId) && !last.stopped()
+                && now - last.readAtNanos() <= ForegroundJobWatch.SILENCE.toNanos()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Closes the shared application here. */
+    void close() {
+        local.replaceShared(null).ifPresent(SharedRuntime::close);
+    }
+}
