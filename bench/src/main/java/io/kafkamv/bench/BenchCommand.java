@@ -60,6 +60,10 @@ public final class BenchCommand implements Callable<Integer> {
         + "the time, heap and threads of each step: for looking into many views.")
     List<Integer> scaleOnly;
 
+    @Option(names = "--shared-views", description = "With --scale-only: create the views under shared_views = on, and "
+        + "read the heap and threads once all of them run in the shared application.")
+    boolean sharedViews;
+
     @Option(names = "--writes", split = ",", defaultValue = "INSERT,PRODUCER,PRODUCER_KEYED",
         description = "How --latency-only writes the rows (${COMPLETION-CANDIDATES}; default: all, one after the other).")
     List<SteadyStateLatency.Writes> writes;
@@ -121,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
             try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs,
                 rowsPerView)) {
                 for (int views : scaleOnly) {
-                    Scale.Result result = Scale.measure(stack.service(), "small", rowsPerView, views);
+                    Scale.Result result = Scale.measure(stack.service(), "small", rowsPerView, views, sharedViews);
                     log("%d views of %,d rows: %.1f s (%.0f rows/s per view), heap %.0f MiB, %.0f live threads", views,
                         rowsPerView, result.seconds(), result.rowsPerSecondPerView(), result.heapMiB(), result.threads());
                 }

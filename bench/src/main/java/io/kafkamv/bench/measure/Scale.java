@@ -1,8 +1,16 @@
 package io.kafkamv.bench.measure;
 
 import io.kafkamv.bench.KafkaMvService;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,10 +37,21 @@ public final class Scale {
 
     /** Creates {@code views} GROUP BY views over {@code source} in the background and waits for all. */
     public static Result measure(KafkaMvService service, String source, long rowsPerView, int views) throws Exception {
+        return measure(service, source, rowsPerView, views, false);
+    }
+
+    /**
+     * Like {@link #measure(KafkaMvService, String, long, int)}; with {@code shared}, under {@code shared_views = on},
+     * and the heap and threads are read once every view has moved into the shared application (their own consumer
+     * groups are gone), which the log says how long after the WAIT.
+     */
+    public static Result measure(KafkaMvService service, String source, long rowsPerView, int views, boolean shared)
+        throws Exception {
         long start = System.nanoTime();
         double seconds;
         String metrics;
         try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SYSTEM SET shared_views = " + (shared ? "on" : "off"));
             statement.execute("SET BACKGROUND_DDL = true");
             for (int i = 0; i < views; i++) {
                 statement.execute("CREATE MATERIALIZED VIEW bench_scale_" + i + " AS SELECT g, count(*) AS n FROM "
@@ -40,12 +59,42 @@ public final class Scale {
             }
             statement.execute("WAIT");
             seconds = (System.nanoTime() - start) / 1e9;
+            if (shared) {
+                awaitOwnGroupsGone(service, statement);
+                System.out.printf("all %d views in the shared application %.1f s after the WAIT%n", views,
+                    (System.nanoTime() - start) / 1e9 - seconds);
+            }
             metrics = service.metrics();
             for (int i = 0; i < views; i++) {
                 statement.execute("DROP MATERIALIZED VIEW bench_scale_" + i);
             }
         }
         return new Result(views, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), sum(THREADS, metrics), null);
+    }
+
+    private static void awaitOwnGroupsGone(KafkaMvService service, Statement statement) throws Exception {
+        Set<String> own = new HashSet<>();
+        try (ResultSet jobs = statement.executeQuery("SELECT id FROM kafka_mv.jobs WHERE name LIKE 'bench_scale_%'")) {
+            while (jobs.next()) {
+                own.add("kmv-job-" + jobs.getLong(1));
+            }
+        }
+        Properties properties = new Properties();
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, service.bootstrapServers());
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        try (Admin admin = Admin.create(properties)) {
+            while (true) {
+                Set<String> left = new HashSet<>(own);
+                left.retainAll(admin.listGroups().all().get().stream().map(GroupListing::groupId).toList());
+                if (left.isEmpty()) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(left.size() + " views still run alone 10 minutes after the WAIT");
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     private static double sum(Pattern gauge, String metrics) {

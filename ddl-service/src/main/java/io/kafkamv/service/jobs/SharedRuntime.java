@@ -52,6 +52,10 @@ final class SharedRuntime implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     /** Records left to restore of each store partition being restored here, by store and partition. */
     private final Map<String, Long> restoring = new ConcurrentHashMap<>();
+    /** Whether {@link #close} was called: it is not to run on, even if the close timed out. */
+    private volatile boolean closing;
+    /** Whether {@link #close} has closed it: a close that timed out leaves threads that may still commit. */
+    private volatile boolean closed;
 
     private SharedRuntime(int generation, List<Member> members, Map<Long, CountedEvaluationErrors> errors,
                           KafkaStreams streams, TopologyDescription topology) {
@@ -141,8 +145,19 @@ final class SharedRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
-        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+        closing = true;
+        closed = streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
             .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    }
+
+    /** Whether it was told to close, whether or not that is done. */
+    boolean closing() {
+        return closing;
+    }
+
+    /** Whether it is closed, its threads all gone: another application {@code kmv} may start here. */
+    boolean closed() {
+        return closed;
     }
 
     /** One member, read through the shared application. */

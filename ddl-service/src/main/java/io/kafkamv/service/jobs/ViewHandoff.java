@@ -36,6 +36,24 @@ final class ViewHandoff {
     static void handOver(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources,
                          Collection<String> sharedSources, Duration timeout)
         throws InterruptedException, ExecutionException, TimeoutException {
+        // An application whose close timed out may still commit: what is read now would not be its last position.
+        List<String> running = new ArrayList<>();
+        var described = admin.describeConsumerGroups(List.of(ownGroup, sharedGroup)).describedGroups();
+        for (var group : described.entrySet()) {
+            try {
+                if (!group.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS).members().isEmpty()) {
+                    running.add(group.getKey());
+                }
+            } catch (ExecutionException e) {
+                // A group that does not exist has no members.
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+                    throw e;
+                }
+            }
+        }
+        if (!running.isEmpty()) {
+            throw new PositionsApart("groups " + running + " still have members");
+        }
         Map<TopicPartition, OffsetAndMetadata> own = committed(admin, ownGroup, timeout);
         Map<TopicPartition, OffsetAndMetadata> shared = committed(admin, sharedGroup, timeout);
         shared.keySet().removeIf(partition -> !sharedSources.contains(partition.topic()));
@@ -75,7 +93,10 @@ final class ViewHandoff {
         return committed;
     }
 
-    /** The view and the shared application stand at different offsets of a source both read: it cannot move now. */
+    /**
+     * The view and the shared application stand at different offsets of a source both read, or one of them still
+     * runs: it cannot move now.
+     */
     static final class PositionsApart extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 

@@ -408,10 +408,11 @@ final class ViewRuntime implements LocalView, AutoCloseable {
     /**
      * Stops the instance. With {@code forGood} (cancel, drop) it also leaves the consumer group at
      * once, so the group can be deleted without waiting for the session to time out, and deletes
-     * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance.
+     * its local state. Otherwise (shutdown) it stays a member, so a quick restart does not rebalance. Says whether
+     * it closed: one that did not within 30 s may still have threads that process and commit.
      */
-    void stop(boolean forGood) {
-        stop(forGood, forGood);
+    boolean stop(boolean forGood) {
+        return stop(forGood, forGood);
     }
 
     /**
@@ -422,7 +423,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
         stop(true, false);
     }
 
-    private void stop(boolean leaveGroup, boolean forGood) {
+    private boolean stop(boolean leaveGroup, boolean forGood) {
         try {
             if (jdbcSink != null) {
                 jdbcSink.close();
@@ -439,6 +440,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
             // Kafka Streams refuses to clean up while its threads still run: the runner's LocalStateSweeper does it later.
             LOG.warn("Job {}: Kafka Streams did not close within 30 s; its local state is deleted later", job.id());
         }
+        return closed;
     }
 
     @Override

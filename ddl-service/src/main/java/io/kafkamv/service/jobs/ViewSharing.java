@@ -122,15 +122,23 @@ final class ViewSharing {
      */
     private void run(SharedMembers members, Map<Long, Job> jobs) {
         Optional<SharedRuntime> current = local.shared();
-        if (current.isPresent() && current.get().failure().isPresent()) {
-            LOG.error("The shared application failed on this instance; starting it again in {} s",
-                RESTART_BACKOFF.toSeconds(), current.get().failure().get());
+        if (current.isPresent() && !current.get().closed()) {
+            if (current.get().closing()) {
+                LOG.info("Closing the shared application on this instance again");
+            } else if (current.get().failure().isPresent()) {
+                LOG.error("The shared application failed on this instance; starting it again in {} s",
+                    RESTART_BACKOFF.toSeconds(), current.get().failure().get());
+                lastFailure = System.nanoTime();
+            } else if (current.get().generation() == members.generation()) {
+                return;
+            }
             current.get().close();
-            lastFailure = System.nanoTime();
-        } else if (current.isPresent() && current.get().generation() == members.generation()) {
-            return;
+            if (!current.get().closed()) {
+                // Its threads may still commit: another application kmv here would run beside them. Tried again.
+                LOG.warn("The shared application did not close within 30 s on this instance; closing it again");
+                return;
+            }
         }
-        current.ifPresent(SharedRuntime::close);
         if (members.jobs().isEmpty()) {
             local.replaceShared(null);
             return;
@@ -149,15 +157,55 @@ final class ViewSharing {
             running.add(new SharedRuntime.Member(job, PlanJson.fromTree(job.plan())));
         }
         try {
+            if (lostItsOffsets(running)) {
+                return;
+            }
             local.replaceShared(SharedRuntime.start(members.generation(), running, properties, admin));
             LOG.info("The shared application runs {} views on this instance (generation {})", running.size(),
                 members.generation());
         } catch (RuntimeException e) {
-            local.replaceShared(null);
             lastFailure = System.nanoTime();
             LOG.warn("The shared application cannot start on this instance yet; trying again in {} s",
                 RESTART_BACKOFF.toSeconds(), e);
         }
+    }
+
+    /**
+     * Whether the shared group has no committed offsets although its members' state has data: Kafka expired them
+     * (an empty group's, after offsets.retention.minutes) or somebody deleted the group. Reading the sources from
+     * their start on top of that state would count them twice, so the members leave, when this instance may change
+     * them: their own groups are gone too, so each starts over alone, as a job that lost its offsets does.
+     */
+    private boolean lostItsOffsets(List<SharedRuntime.Member> members) {
+        Optional<Map<String, Long>> committed = sharedCommitted();
+        if (committed.isEmpty()) {
+            throw new IllegalStateException("cannot read the shared group's committed offsets");
+        }
+        if (!committed.get().isEmpty()) {
+            return false;
+        }
+        try {
+            List<String> changelogs = new ArrayList<>();
+            for (SharedRuntime.Member member : members) {
+                offsets.internalTopics(member.job()).stream().filter(topic -> topic.endsWith("-changelog"))
+                    .forEach(changelogs::add);
+            }
+            if (changelogs.isEmpty() || Offsets.committedEnd(admin, changelogs).values().stream().allMatch(end -> end == 0)) {
+                return false;
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the members' changelogs: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (alone()) {
+            List<Long> ids = members.stream().map(member -> member.job().id()).toList();
+            LOG.error("The shared group {} has no committed offsets but its views' state has data; views {} leave it and "
+                + "start over alone", SharedRuntime.APPLICATION_ID, ids);
+            store.putSharedMembers(store.sharedMembers().leftBy(ids));
+        }
+        return true;
     }
 
     /**
@@ -185,7 +233,7 @@ final class ViewSharing {
         }
         List<SharedRuntime.Member> current = members.jobs().stream().map(jobs::get).filter(java.util.Objects::nonNull)
             .map(job -> new SharedRuntime.Member(job, PlanJson.fromTree(job.plan()))).toList();
-        List<SharedRuntime.Member> batch = buildable(current, quiet(candidates));
+        List<SharedRuntime.Member> batch = buildable(current, quiet(current, candidates));
         if (batch.isEmpty()) {
             // Their sources are written to: they are asked again a while later, not at every reconcile.
             nextAttempt = now + SETTLE.toNanos();
@@ -193,62 +241,84 @@ final class ViewSharing {
         }
         LOG.info("Moving {} views into the shared application: jobs {}", batch.size(),
             batch.stream().map(member -> member.job().id()).toList());
-        shared.ifPresent(SharedRuntime::close);
-        stopOwn(batch);
-        Set<String> sharedSources = new HashSet<>();
-        current.forEach(member -> sharedSources.addAll(member.plan().sourceTopics()));
-        List<Long> moved = new ArrayList<>();
-        for (SharedRuntime.Member member : batch) {
-            Job job = member.job();
+        try {
+            shared.ifPresent(SharedRuntime::close);
+            Set<Long> stopped = stopOwn(batch);
+            Set<String> sharedSources = sourcesOf(current);
+            List<Long> moved = new ArrayList<>();
+            for (SharedRuntime.Member member : batch) {
+                Job job = member.job();
+                if (!stopped.contains(job.id())) {
+                    continue;
+                }
+                try {
+                    ViewHandoff.handOver(admin, ViewRuntime.applicationId(job), SharedRuntime.APPLICATION_ID,
+                        member.plan().sourceTopics(), sharedSources, TIMEOUT);
+                    moved.add(job.id());
+                    sharedSources.addAll(member.plan().sourceTopics());
+                } catch (ViewHandoff.PositionsApart e) {
+                    LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
+                        job.objectName(), e.toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            // Another instance that came up meanwhile may run the old members: they stay as they are.
+            if (!moved.isEmpty() && alone() && store.putSharedMembers(members.joinedBy(moved))) {
+                moved.forEach(this::deleteOwnGroup);
+                LOG.info("Jobs {} moved into the shared application", moved);
+            }
+        } finally {
             try {
-                ViewHandoff.handOver(admin, ViewRuntime.applicationId(job), SharedRuntime.APPLICATION_ID,
-                    member.plan().sourceTopics(), sharedSources, TIMEOUT);
-                moved.add(job.id());
-                sharedSources.addAll(member.plan().sourceTopics());
-            } catch (ViewHandoff.PositionsApart e) {
-                LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
-                    job.objectName(), e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+                run(store.sharedMembers(), jobs);
+            } finally {
+                // Reads of the moved views find them in the shared application from now on. Those that stayed alone
+                // start again at the next reconcile, from what their own groups committed.
+                batch.forEach(member -> local.remove(member.job().id()));
+                waitingSince.clear();
             }
         }
-        if (!moved.isEmpty() && store.putSharedMembers(members.joinedBy(moved))) {
-            moved.forEach(this::deleteOwnGroup);
-            LOG.info("Jobs {} moved into the shared application", moved);
-        }
-        run(store.sharedMembers(), jobs);
-        // Reads of the moved views find them in the shared application from now on. Those that stayed alone start
-        // again at the next reconcile, from what their own groups committed.
-        batch.forEach(member -> local.remove(member.job().id()));
-        waitingSince.clear();
+    }
+
+    private static Set<String> sourcesOf(List<SharedRuntime.Member> members) {
+        Set<String> sources = new HashSet<>();
+        members.forEach(member -> sources.addAll(member.plan().sourceTopics()));
+        return sources;
     }
 
     /**
-     * Stops the batch's own applications, leaving their groups, several at a time: a close waits for the last
-     * commit and the group, not for a core. They stay where reads find them: stopped, they make reads wait.
+     * Stops the batch's own applications, leaving their groups, several at a time (a close waits for the last commit
+     * and the group, not for a core), and returns the jobs whose applications closed. They stay where reads find
+     * them: stopped, they make reads wait.
      */
-    private void stopOwn(List<SharedRuntime.Member> batch) {
+    private Set<Long> stopOwn(List<SharedRuntime.Member> batch) {
         java.util.concurrent.ExecutorService stopping = java.util.concurrent.Executors.newFixedThreadPool(
             Math.min(8, batch.size()));
+        Set<Long> stopped = new HashSet<>();
         try {
-            List<java.util.concurrent.Future<?>> stops = new ArrayList<>();
+            Map<Long, java.util.concurrent.Future<Boolean>> stops = new HashMap<>();
             for (SharedRuntime.Member member : batch) {
-                local.get(member.job().id()).ifPresent(own -> stops.add(stopping.submit(() -> own.stop(true))));
+                local.get(member.job().id()).ifPresent(own ->
+                    stops.put(member.job().id(), stopping.submit(() -> own.stop(true))));
             }
-            for (java.util.concurrent.Future<?> stop : stops) {
-                stop.get();
+            for (Map.Entry<Long, java.util.concurrent.Future<Boolean>> stop : stops.entrySet()) {
+                try {
+                    if (stop.getValue().get()) {
+                        stopped.add(stop.getKey());
+                    }
+                } catch (ExecutionException e) {
+                    LOG.warn("Job {}: its own application did not stop cleanly: {}", stop.getKey(), e.getCause().toString());
+                }
             }
-        } catch (ExecutionException e) {
-            // The handoff finds out: an application that did not stop has not left its group.
-            LOG.warn("A view's own application did not stop cleanly: {}", e.getCause().toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             stopping.shutdown();
         }
+        return stopped;
     }
 
     /** The created views running alone here, caught up and restored, that could move, in job order. */
@@ -274,9 +344,18 @@ final class ViewSharing {
         return candidates;
     }
 
-    /** Those of the views that are {@link #quiet} now. */
-    private List<SharedRuntime.Member> quiet(List<SharedRuntime.Member> candidates) {
-        Map<String, Long> committedShared = sharedCommitted();
+    /**
+     * Those of the views that are {@link #quiet} now. What the shared group committed of a topic no member reads (left
+     * by a member that was dropped, or a move that did not finish) is no one's position, and not compared.
+     */
+    private List<SharedRuntime.Member> quiet(List<SharedRuntime.Member> members, List<SharedRuntime.Member> candidates) {
+        Optional<Map<String, Long>> committed = sharedCommitted();
+        if (committed.isEmpty()) {
+            return List.of();
+        }
+        Set<String> sources = sourcesOf(members);
+        Map<String, Long> committedShared = new HashMap<>(committed.get());
+        committedShared.keySet().removeIf(partition -> !sources.contains(BackfillProgress.parse(partition).topic()));
         return candidates.stream().filter(member -> quiet(member.job(), member.plan(), committedShared)).toList();
     }
 
@@ -292,7 +371,8 @@ final class ViewSharing {
             && committedShared.getOrDefault(end.getKey(), end.getValue()) >= end.getValue());
     }
 
-    private Map<String, Long> sharedCommitted() {
+    /** The shared group's committed offsets, keyed as jobs keep them; empty when they cannot be read now. */
+    private Optional<Map<String, Long>> sharedCommitted() {
         try {
             Map<String, Long> committed = new HashMap<>();
             admin.listConsumerGroupOffsets(SharedRuntime.APPLICATION_ID).partitionsToOffsetAndMetadata()
@@ -302,12 +382,12 @@ final class ViewSharing {
                         committed.put(BackfillProgress.key(partition), offset.offset());
                     }
                 });
-            return committed;
+            return Optional.of(committed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Map.of();
+            return Optional.empty();
         } catch (ExecutionException | TimeoutException e) {
-            return Map.of();
+            return Optional.empty();
         }
     }
 
