@@ -80,6 +80,23 @@ final class ViewHandoff {
         }
     }
 
+    /**
+     * The other way: the view's own group takes the shared group's positions on the view's topics ({@code viewTopic}),
+     * so that its own application goes on where the shared one left it. Both groups are empty.
+     */
+    static void handBack(Admin admin, String sharedGroup, String ownGroup, java.util.function.Predicate<String> viewTopic,
+                         Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<TopicPartition, OffsetAndMetadata> given = new HashMap<>();
+        committed(admin, sharedGroup, timeout).forEach((partition, there) -> {
+            if (viewTopic.test(partition.topic())) {
+                given.put(partition, new OffsetAndMetadata(there.offset()));
+            }
+        });
+        if (!given.isEmpty()) {
+            admin.alterConsumerGroupOffsets(ownGroup, given).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
     private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group, Duration timeout)
         throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();

@@ -98,7 +98,12 @@ final class ViewSharing {
         boolean alone = alone();
         SharedMembers members = store.sharedMembers();
         if (alone) {
-            List<Long> leaving = members.jobs().stream().filter(id -> !stays(jobs.get(id))).toList();
+            List<Long> leaving = new ArrayList<>(members.jobs().stream().filter(id -> !stays(jobs.get(id))).toList());
+            List<Long> goingAlone = members.jobs().stream()
+                .filter(id -> stays(jobs.get(id)) && wantsAlone(id, limitedTopics)).toList();
+            if (!goingAlone.isEmpty()) {
+                leaving.addAll(handedBack(goingAlone, jobs));
+            }
             if (!leaving.isEmpty()) {
                 LOG.info("Jobs {} leave the shared application", leaving);
                 store.putSharedMembers(members.leftBy(leaving));
@@ -110,6 +115,49 @@ final class ViewSharing {
             move(jobs, limitedTopics);
         }
         unshareable.retainAll(jobs.keySet());
+    }
+
+    /**
+     * Whether a member was given what only its own application applies since it moved: a PARALLELISM, or a rate limit
+     * on a source it reads.
+     */
+    private boolean wantsAlone(long jobId, Set<String> limitedTopics) {
+        if (JobParallelism.set(store, jobId).isPresent()) {
+            return true;
+        }
+        return local.shared().flatMap(shared -> shared.member(jobId))
+            .map(member -> member.plan().sourceTopics().stream().anyMatch(limitedTopics::contains)).orElse(false);
+    }
+
+    /**
+     * Gives the members' own groups the shared group's positions on their sources and their internal topics, with the
+     * shared application closed, so that each goes on alone where it stood; returns those handed back. Their own
+     * applications start once they are no members.
+     */
+    private List<Long> handedBack(List<Long> goingAlone, Map<Long, Job> jobs) {
+        Optional<SharedRuntime> shared = local.shared();
+        shared.ifPresent(SharedRuntime::close);
+        if (shared.isPresent() && !shared.get().closed()) {
+            return List.of();
+        }
+        List<Long> handedBack = new ArrayList<>();
+        for (long id : goingAlone) {
+            Job job = jobs.get(id);
+            try {
+                ViewHandoff.handBack(admin, SharedRuntime.APPLICATION_ID, ViewRuntime.applicationId(job),
+                    topic -> PlanJson.fromTree(job.plan()).sourceTopics().contains(topic)
+                        || ViewRuntime.isInternalTopicOf(topic, job.id(), job.generation()), TIMEOUT);
+                LOG.info("Job {} ({}) goes back to its own application: it was given a PARALLELISM or a source rate "
+                    + "limit", id, job.objectName());
+                handedBack.add(id);
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("Job {}: its offsets could not be handed back to its own group yet: {}", id, e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return handedBack;
     }
 
     private static boolean stays(Job job) {
@@ -334,9 +382,11 @@ final class ViewSharing {
                 continue;
             }
             PhysicalPlan plan = own.get().plan();
-            if (plan.store() == null || plan.index() != null || plan.sink() != null
-                || plan.sourceTopics().stream().anyMatch(limitedTopics::contains)) {
+            if (plan.store() == null || plan.index() != null || plan.sink() != null) {
                 unshareable.add(job.id());
+                continue;
+            }
+            if (plan.sourceTopics().stream().anyMatch(limitedTopics::contains)) {
                 continue;
             }
             candidates.add(new SharedRuntime.Member(job, plan));

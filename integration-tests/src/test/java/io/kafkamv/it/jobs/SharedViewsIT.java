@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ALTER SYSTEM SET shared_views = on}: created views leave their own Kafka Streams applications for the shared
  * one ({@code kmv}), seen in the cluster's consumer groups, and keep answering what their queries answer over the
- * table, as the table changes, as a member is dropped, and across a restart.
+ * table, as the table changes, as a member is dropped, as one is given a PARALLELISM (back to its own application),
+ * and across a restart.
  */
 class SharedViewsIT {
 
@@ -66,12 +67,20 @@ class SharedViewsIT {
                 assertThat(KafkaAdmin.topicsOfJob(service.bootstrapServers(), Long.parseLong(bigJob))).isEmpty());
             assertThat(psql.session(List.of("INSERT INTO t VALUES (20000, 3, 20000)", "FLUSH")).exitCode()).isZero();
             assertExact(psql, left);
+
+            // What only its own application applies takes a member back there, where it goes on from where it stood.
+            String aloneGroup = "kmv-job-" + psql.value("SELECT id FROM kafka_mv.jobs WHERE name = 'by_k_again'");
+            assertThat(psql.run("ALTER MATERIALIZED VIEW by_k_again SET PARALLELISM = 1").exitCode()).isZero();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(KafkaAdmin.groups(service.bootstrapServers())).contains(aloneGroup));
+            assertThat(psql.session(List.of("INSERT INTO t VALUES (20002, 3, 1)", "FLUSH")).exitCode()).isZero();
+            assertExact(psql, left);
             service.kill();
         }
         try (ServiceProcess service = ServiceProcess.start(dataDir)) {
             Psql psql = new Psql(service.pgPort());
+            awaitShared(service, psql, Set.of("by_k", "total"));
             Set<String> left = Set.of("by_k", "total", "by_k_again");
-            awaitShared(service, psql, left);
             assertThat(psql.session(List.of("INSERT INTO t VALUES (20001, 4, 20001)", "FLUSH")).exitCode()).isZero();
             assertExact(psql, left);
         }
