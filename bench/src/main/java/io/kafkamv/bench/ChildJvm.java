@@ -68,6 +68,21 @@ public final class ChildJvm implements AutoCloseable {
             () -> new IllegalStateException("this system does not tell a process's CPU time"));
     }
 
+    /** The JVM's resident memory, heap and everything off it (RocksDB's), read from /proc; NaN where there is none. */
+    public double residentMiB() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", String.valueOf(process.pid()),
+                "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+                }
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            return Double.NaN;
+        }
+        return Double.NaN;
+    }
+
     /** SIGKILL, as a crash would. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

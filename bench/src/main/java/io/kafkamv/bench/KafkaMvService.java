@@ -86,6 +86,11 @@ public final class KafkaMvService implements AutoCloseable {
         return jvm.cpuTime();
     }
 
+    /** The service's resident memory: its heap and RocksDB's memory off it. */
+    public double residentMiB() {
+        return jvm.residentMiB();
+    }
+
     public Connection connect() throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://localhost:" + pgPort + "/dev", "root", "");
     }

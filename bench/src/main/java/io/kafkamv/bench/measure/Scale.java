@@ -65,6 +65,7 @@ public final class Scale {
                     (System.nanoTime() - start) / 1e9 - seconds);
             }
             metrics = service.metrics();
+            System.out.printf("%d views: resident memory %.0f MiB%n", views, service.residentMiB());
             for (int i = 0; i < views; i++) {
                 statement.execute("DROP MATERIALIZED VIEW bench_scale_" + i);
             }
