@@ -32,6 +32,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -108,6 +109,53 @@ class ViewHandoffIT {
                 await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(rows(slow)).hasSize(expectedSlow(4_000)));
             }
         }
+    }
+
+    @Test
+    void aPositionNoMemberReadsIsReplacedAndARunningGroupIsNotHandedOver() throws Exception {
+        String topic = "handoff-orders";
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(KAFKA.cluster().clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1), new NewTopic("handoff-refunds", 1, (short) 1)))
+                .all().get();
+            admin.alterConsumerGroupOffsets("shared-a", Map.of(partition, new OffsetAndMetadata(5))).all().get();
+            admin.alterConsumerGroupOffsets("own-a", Map.of(partition, new OffsetAndMetadata(9))).all().get();
+
+            // A member reads the topic: the positions must be the same.
+            assertThatThrownBy(() -> ViewHandoff.handOver(admin, "own-a", "shared-a", List.of(topic), List.of(topic),
+                Duration.ofSeconds(30))).isInstanceOf(ViewHandoff.PositionsApart.class).hasMessageContaining("at 9 alone, 5 shared");
+            // None does (its reader was dropped, or a move did not finish): the view's own position replaces it.
+            ViewHandoff.handOver(admin, "own-a", "shared-a", List.of(topic), List.of(), Duration.ofSeconds(30));
+            assertThat(offset(admin, "shared-a", partition)).isEqualTo(9);
+
+            // And back: the own group takes the shared group's positions on the view's topics only.
+            admin.alterConsumerGroupOffsets("shared-a", Map.of(partition, new OffsetAndMetadata(12),
+                new TopicPartition("handoff-refunds", 0), new OffsetAndMetadata(3))).all().get();
+            ViewHandoff.handBack(admin, "shared-a", "own-b", topic::equals, Duration.ofSeconds(30));
+            assertThat(offset(admin, "own-b", partition)).isEqualTo(12);
+            assertThat(admin.listConsumerGroupOffsets("own-b").partitionsToOffsetAndMetadata().get())
+                .doesNotContainKey(new TopicPartition("handoff-refunds", 0));
+
+            // An application that did not close is still a member of its group: what it committed is not its last word.
+            Properties properties = KAFKA.cluster().clientProperties();
+            properties.put(ConsumerConfig.GROUP_ID_CONFIG, "own-c");
+            try (KafkaConsumer<byte[], byte[]> running = new KafkaConsumer<>(properties,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                running.subscribe(List.of(topic));
+                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    running.poll(Duration.ofMillis(100));
+                    return !running.assignment().isEmpty();
+                });
+                assertThatThrownBy(() -> ViewHandoff.handOver(admin, "own-c", "shared-c", List.of(topic), List.of(),
+                    Duration.ofSeconds(30))).isInstanceOf(ViewHandoff.PositionsApart.class)
+                    .hasMessageContaining("[own-c] still have members");
+            }
+        }
+    }
+
+    private static long offset(Admin admin, String group, TopicPartition partition) throws Exception {
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition).offset();
     }
 
     private static CompiledView view(String sql, long jobId) {
