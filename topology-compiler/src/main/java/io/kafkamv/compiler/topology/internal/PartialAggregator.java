@@ -104,7 +104,10 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
         folded = 0;
         foldedAtLastLook = 0;
         passThroughLeft = 0;
-        latestTimestamp = context.currentStreamTimeMs();
+        // A task whose stream time is not known yet (offsets committed without Kafka Streams' metadata, as a view's
+        // handed to the shared application are) may hold restored partials: their flush needs a valid timestamp.
+        long streamTime = context.currentStreamTimeMs();
+        latestTimestamp = streamTime >= 0 ? streamTime : context.currentSystemTimeMs();
         lastFlush = context.currentSystemTimeMs();
         if (flushes != null) {
             flushes.cancel();
