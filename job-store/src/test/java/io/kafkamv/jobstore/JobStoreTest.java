@@ -456,4 +456,18 @@ class JobStoreTest {
         assertThat(store.putSharedMembers(new SharedMembers(3, third.jobs()))).isTrue();
         assertThat(store.sharedMembers().contains(7)).isFalse();
     }
+
+    @Test
+    void aMemberThatJoinedAheadKeepsWhereItsReadingBeginsUntilItLeaves() throws Exception {
+        JobStore store = JobStore.over(log, Duration.ofSeconds(1));
+        SharedMembers joined = SharedMembers.NONE.joinedBy(List.of(7L))
+            .joinedBy(List.of(8L), Map.of(8L, Map.of("events:0", 120L, "events:3", 95L)));
+        assertThat(store.putSharedMembers(joined)).isTrue();
+
+        SharedMembers read = JobStore.over(log.compacted(), Duration.ofSeconds(1)).sharedMembers();
+        assertThat(read.readFrom(8)).containsExactlyInAnyOrderEntriesOf(Map.of("events:0", 120L, "events:3", 95L));
+        assertThat(read.readFrom(7)).isEmpty();
+        assertThat(read.joinedBy(List.of(9L)).readFrom(8)).as("a later join keeps it").hasSize(2);
+        assertThat(read.leftBy(List.of(8L)).readFrom()).as("leaving drops it").isEmpty();
+    }
 }

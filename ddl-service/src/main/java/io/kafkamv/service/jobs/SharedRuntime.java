@@ -33,8 +33,19 @@ final class SharedRuntime implements AutoCloseable {
 
     static final String APPLICATION_ID = "kmv";
 
-    /** A created view of the shared application. */
-    record Member(Job job, PhysicalPlan plan) {
+    /**
+     * A created view of the shared application, and where its reading of the topics it shares with the members before
+     * it begins, by {@code topic:partition} (see {@code SharedMembers#readFrom}).
+     */
+    record Member(Job job, PhysicalPlan plan, Map<String, Long> readFrom) {
+
+        Member {
+            readFrom = Map.copyOf(readFrom);
+        }
+
+        Member(Job job, PhysicalPlan plan) {
+            this(job, plan, Map.of());
+        }
 
         /** Its names' prefix: its own application's id after {@code kmv-}, so that {@code kmv-} + prefix is that id. */
         String prefix() {
@@ -81,7 +92,8 @@ final class SharedRuntime implements AutoCloseable {
         Map<Long, CountedEvaluationErrors> errors = new LinkedHashMap<>();
         members.forEach(member -> errors.put(member.job().id(), new CountedEvaluationErrors(member.job())));
         var topology = TopologyFactory.buildShared(members.stream()
-            .map(member -> new PrefixedPlan(member.prefix(), member.plan(), errors.get(member.job().id())))
+            .map(member -> new PrefixedPlan(member.prefix(), member.plan(), errors.get(member.job().id()),
+                member.readFrom()))
             .toList());
         KafkaStreams streams = new KafkaStreams(topology, shared, new SharedAdminClientSupplier(admin));
         SharedRuntime runtime = new SharedRuntime(generation, members, errors, streams, topology.describe());
@@ -123,6 +135,18 @@ final class SharedRuntime implements AutoCloseable {
 
     Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
+    }
+
+    /**
+     * Stops processing and goes on committing what it processed: its committed positions stop moving after a commit
+     * interval. {@link #resume} goes on.
+     */
+    void pause() {
+        streams.pause();
+    }
+
+    void resume() {
+        streams.resume();
     }
 
     /** A member's view here. */

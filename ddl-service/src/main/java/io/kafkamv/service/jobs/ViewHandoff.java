@@ -36,10 +36,68 @@ final class ViewHandoff {
     static void handOver(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources,
                          Collection<String> sharedSources, Duration timeout)
         throws InterruptedException, ExecutionException, TimeoutException {
-        // An application whose close timed out may still commit: what is read now would not be its last position.
+        handOver(admin, ownGroup, sharedGroup, sources, sharedSources, false, timeout);
+    }
+
+    /**
+     * Like {@link #handOver(Admin, String, String, Collection, Collection, Duration)}, but on a source both read the
+     * view may stand ahead of the shared application: it already holds what the shared application reads next up to
+     * its own position. Returns, by {@code topic:partition}, the positions it stands ahead at: where its reading in the
+     * shared topology must begin (see {@code TopologyFactory.PrefixedPlan}).
+     */
+    static Map<String, Long> handOverAhead(Admin admin, String ownGroup, String sharedGroup, Collection<String> sources,
+                                          Collection<String> sharedSources, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        return handOver(admin, ownGroup, sharedGroup, sources, sharedSources, true, timeout);
+    }
+
+    private static Map<String, Long> handOver(Admin admin, String ownGroup, String sharedGroup,
+                                              Collection<String> sources, Collection<String> sharedSources,
+                                              boolean ahead, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        requireEmpty(admin, List.of(ownGroup, sharedGroup), timeout);
+        Map<TopicPartition, OffsetAndMetadata> own = committed(admin, ownGroup, timeout);
+        Map<TopicPartition, OffsetAndMetadata> shared = committed(admin, sharedGroup, timeout);
+        shared.keySet().removeIf(partition -> !sharedSources.contains(partition.topic()));
+        List<String> apart = new ArrayList<>();
+        Map<String, Long> readFrom = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> taken = new HashMap<>();
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> mine : own.entrySet()) {
+            TopicPartition partition = mine.getKey();
+            long here = mine.getValue().offset();
+            // Kafka Streams keeps a partition's stream time in the metadata of its commit: it goes along.
+            String metadata = mine.getValue().metadata();
+            if (!sharedSources.contains(partition.topic())) {
+                taken.put(partition, new OffsetAndMetadata(here, metadata));
+                continue;
+            }
+            OffsetAndMetadata there = shared.get(partition);
+            // A partition of a shared source with no position there is read from wherever the reset policy says.
+            if (there == null || here < there.offset() || here > there.offset() && !ahead) {
+                apart.add(partition + " at " + here + " alone, " + (there == null ? "none" : there.offset()) + " shared");
+            } else if (here > there.offset()) {
+                readFrom.put(partition.topic() + ":" + partition.partition(), here);
+            }
+        }
+        shared.forEach((partition, there) -> {
+            if (sources.contains(partition.topic()) && !own.containsKey(partition)) {
+                apart.add(partition + " at none alone, " + there.offset() + " shared");
+            }
+        });
+        if (!apart.isEmpty()) {
+            throw new PositionsApart("the view of " + ownGroup + " stands elsewhere than " + sharedGroup + " on " + apart);
+        }
+        if (!taken.isEmpty()) {
+            admin.alterConsumerGroupOffsets(sharedGroup, taken).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        return readFrom;
+    }
+
+    /** An application whose close timed out may still commit: what is read now would not be its last position. */
+    private static void requireEmpty(Admin admin, List<String> groups, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
         List<String> running = new ArrayList<>();
-        var described = admin.describeConsumerGroups(List.of(ownGroup, sharedGroup)).describedGroups();
-        for (var group : described.entrySet()) {
+        for (var group : admin.describeConsumerGroups(groups).describedGroups().entrySet()) {
             try {
                 if (!group.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS).members().isEmpty()) {
                     running.add(group.getKey());
@@ -54,30 +112,6 @@ final class ViewHandoff {
         if (!running.isEmpty()) {
             throw new PositionsApart("groups " + running + " still have members");
         }
-        Map<TopicPartition, OffsetAndMetadata> own = committed(admin, ownGroup, timeout);
-        Map<TopicPartition, OffsetAndMetadata> shared = committed(admin, sharedGroup, timeout);
-        shared.keySet().removeIf(partition -> !sharedSources.contains(partition.topic()));
-        List<String> apart = new ArrayList<>();
-        shared.forEach((partition, there) -> {
-            if (sources.contains(partition.topic())) {
-                OffsetAndMetadata here = own.get(partition);
-                if (here == null || here.offset() != there.offset()) {
-                    apart.add(partition + " at " + (here == null ? "none" : here.offset()) + " alone, " + there.offset() + " shared");
-                }
-            }
-        });
-        if (!apart.isEmpty()) {
-            throw new PositionsApart("the view of " + ownGroup + " stands elsewhere than " + sharedGroup + " on " + apart);
-        }
-        Map<TopicPartition, OffsetAndMetadata> taken = new HashMap<>();
-        own.forEach((partition, here) -> {
-            if (!shared.containsKey(partition)) {
-                taken.put(partition, new OffsetAndMetadata(here.offset()));
-            }
-        });
-        if (!taken.isEmpty()) {
-            admin.alterConsumerGroupOffsets(sharedGroup, taken).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        }
     }
 
     /**
@@ -89,7 +123,7 @@ final class ViewHandoff {
         Map<TopicPartition, OffsetAndMetadata> given = new HashMap<>();
         committed(admin, sharedGroup, timeout).forEach((partition, there) -> {
             if (viewTopic.test(partition.topic())) {
-                given.put(partition, new OffsetAndMetadata(there.offset()));
+                given.put(partition, new OffsetAndMetadata(there.offset(), there.metadata()));
             }
         });
         if (!given.isEmpty()) {

@@ -53,6 +53,10 @@ final class ViewSharing {
     private static final Duration MOVE_INTERVAL = Duration.ofSeconds(30);
     /** How long a batch waits for more views after its newest. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
+    /** The views at most that move ahead of the shared application at once, which waits paused for the slowest. */
+    private static final int MAX_AHEAD = 16;
+    /** How long a view may take to stand where the paused shared application stands. */
+    private static final Duration AHEAD_WAIT = Duration.ofSeconds(10);
     private static final Duration RESTART_BACKOFF = Duration.ofSeconds(5);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -202,7 +206,7 @@ final class ViewSharing {
                 LOG.error("Job {} of the shared application has no record; the shared application runs without it", id);
                 continue;
             }
-            running.add(new SharedRuntime.Member(job, PlanJson.fromTree(job.plan())));
+            running.add(new SharedRuntime.Member(job, PlanJson.fromTree(job.plan()), members.readFrom(id)));
         }
         try {
             if (lostItsOffsets(running)) {
@@ -280,11 +284,17 @@ final class ViewSharing {
             return;
         }
         List<SharedRuntime.Member> current = members.jobs().stream().map(jobs::get).filter(java.util.Objects::nonNull)
-            .map(job -> new SharedRuntime.Member(job, PlanJson.fromTree(job.plan()))).toList();
-        List<SharedRuntime.Member> batch = buildable(current, quiet(current, candidates));
+            .map(job -> new SharedRuntime.Member(job, PlanJson.fromTree(job.plan()), members.readFrom(job.id()))).toList();
+        List<SharedRuntime.Member> quiet = quiet(current, candidates);
+        List<SharedRuntime.Member> batch = buildable(current, quiet);
         if (batch.isEmpty()) {
-            // Their sources are written to: they are asked again a while later, not at every reconcile.
+            // Their sources are written to: they move ahead of the shared application, or are asked again later.
             nextAttempt = now + SETTLE.toNanos();
+            List<SharedRuntime.Member> busy = candidates.stream().filter(candidate -> !quiet.contains(candidate))
+                .filter(candidate -> buildsAhead(current, candidate)).limit(MAX_AHEAD).toList();
+            if (!busy.isEmpty() && shared.isPresent()) {
+                moveAhead(jobs, members, current, busy, shared.get());
+            }
             return;
         }
         LOG.info("Moving {} views into the shared application: jobs {}", batch.size(),
@@ -335,6 +345,146 @@ final class ViewSharing {
         Set<String> sources = new HashSet<>();
         members.forEach(member -> sources.addAll(member.plan().sourceTopics()));
         return sources;
+    }
+
+    /**
+     * Moves views over sources being written to (docs/concepts.md, busy sources): the shared application pauses at S;
+     * each view's own application reads on to C at or past S and closes; the view joins reading the shared sources
+     * from C, dropping what the shared application reads below it, which it already holds.
+     */
+    private void moveAhead(Map<Long, Job> jobs, SharedMembers members, List<SharedRuntime.Member> current,
+                           List<SharedRuntime.Member> busy, SharedRuntime shared) {
+        LOG.info("Moving {} views over sources being written to into the shared application: jobs {}", busy.size(),
+            busy.stream().map(member -> member.job().id()).toList());
+        Set<String> sharedSources = sourcesOf(current);
+        List<SharedRuntime.Member> ready = new ArrayList<>();
+        try {
+            shared.pause();
+            Optional<Map<String, Long>> paused = pausedPositions(sharedSources);
+            if (paused.isEmpty()) {
+                LOG.info("The shared application's positions did not settle while paused; moving later");
+                return;
+            }
+            ready.addAll(awaitAhead(busy, paused.get()));
+            if (ready.isEmpty()) {
+                LOG.info("No view reached the shared application's positions within {} s; moving later",
+                    AHEAD_WAIT.toSeconds());
+                return;
+            }
+            shared.close();
+            Set<Long> stopped = stopOwn(ready);
+            List<Long> moved = new ArrayList<>();
+            Map<Long, Map<String, Long>> readFrom = new HashMap<>();
+            for (SharedRuntime.Member member : ready) {
+                Job job = member.job();
+                if (!stopped.contains(job.id())) {
+                    continue;
+                }
+                try {
+                    readFrom.put(job.id(), ViewHandoff.handOverAhead(admin, ViewRuntime.applicationId(job),
+                        SharedRuntime.APPLICATION_ID, member.plan().sourceTopics(), sharedSources, TIMEOUT));
+                    moved.add(job.id());
+                } catch (ViewHandoff.PositionsApart e) {
+                    LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
+                        job.objectName(), e.toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            if (!moved.isEmpty() && alone() && store.putSharedMembers(members.joinedBy(moved, readFrom))) {
+                moved.forEach(this::deleteOwnGroup);
+                LOG.info("Jobs {} moved into the shared application, reading from {}", moved, readFrom);
+            }
+        } finally {
+            if (!shared.closing()) {
+                shared.resume();
+            } else {
+                try {
+                    run(store.sharedMembers(), jobs);
+                } finally {
+                    ready.forEach(member -> local.remove(member.job().id()));
+                    waitingSince.clear();
+                }
+            }
+        }
+    }
+
+    /**
+     * The paused shared application's committed positions on {@code sources} once they stop moving (a paused Kafka
+     * Streams commits what it processed before), or empty if they do not within a few commit intervals.
+     */
+    private Optional<Map<String, Long>> pausedPositions(Set<String> sources) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        Map<String, Long> last = null;
+        while (System.nanoTime() < deadline) {
+            Optional<Map<String, Long>> committed = sharedCommitted();
+            if (committed.isPresent()) {
+                Map<String, Long> now = new HashMap<>(committed.get());
+                now.keySet().removeIf(partition -> !sources.contains(BackfillProgress.parse(partition).topic()));
+                if (now.equals(last)) {
+                    return Optional.of(now);
+                }
+                last = now;
+            }
+            try {
+                Thread.sleep(JobShare.COMMIT_INTERVAL.toMillis() * 3);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The views whose own committed positions reach {@code paused} on the shared sources they read, in time. */
+    private List<SharedRuntime.Member> awaitAhead(List<SharedRuntime.Member> busy, Map<String, Long> paused) {
+        long deadline = System.nanoTime() + AHEAD_WAIT.toNanos();
+        List<SharedRuntime.Member> waiting = new ArrayList<>(busy);
+        List<SharedRuntime.Member> ready = new ArrayList<>();
+        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+            for (java.util.Iterator<SharedRuntime.Member> it = waiting.iterator(); it.hasNext(); ) {
+                SharedRuntime.Member member = it.next();
+                Map<String, Long> own = offsets.committed(member.job());
+                boolean ahead = paused.entrySet().stream()
+                    .filter(at -> member.plan().sourceTopics().contains(BackfillProgress.parse(at.getKey()).topic()))
+                    .allMatch(at -> own.getOrDefault(at.getKey(), -1L) >= at.getValue());
+                if (ahead) {
+                    ready.add(member);
+                    it.remove();
+                }
+            }
+            if (!waiting.isEmpty()) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        return ready;
+    }
+
+    /**
+     * Whether the view can join reading the sources it shares with the members at other offsets than theirs: it reads
+     * them as streams of inserts ({@code TopologyFactory.PrefixedPlan}).
+     */
+    private static boolean buildsAhead(List<SharedRuntime.Member> members, SharedRuntime.Member candidate) {
+        Set<String> shared = sourcesOf(members);
+        Map<String, Long> somewhere = new HashMap<>();
+        candidate.plan().sourceTopics().stream().filter(shared::contains).forEach(topic -> somewhere.put(topic + ":0", 1L));
+        List<PrefixedPlan> plans = new ArrayList<>();
+        members.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED, member.readFrom())));
+        plans.add(new PrefixedPlan(candidate.prefix(), candidate.plan(), IGNORED, somewhere));
+        try {
+            TopologyFactory.buildShared(plans);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
@@ -406,19 +556,24 @@ final class ViewSharing {
         Set<String> sources = sourcesOf(members);
         Map<String, Long> committedShared = new HashMap<>(committed.get());
         committedShared.keySet().removeIf(partition -> !sources.contains(BackfillProgress.parse(partition).topic()));
-        return candidates.stream().filter(member -> quiet(member.job(), member.plan(), committedShared)).toList();
+        return candidates.stream().filter(member -> quiet(member.job(), member.plan(), committedShared, sources)).toList();
     }
 
     /**
-     * Whether the view has read its sources to their ends, as has the shared application where it reads them too:
-     * only then can their positions be the same once both stop.
+     * Whether the view has read the sources the shared application reads too to their ends, as has the shared
+     * application: only then can their positions be the same once both stop.
      */
-    private boolean quiet(Job job, PhysicalPlan plan, Map<String, Long> committedShared) {
+    private boolean quiet(Job job, PhysicalPlan plan, Map<String, Long> committedShared, Set<String> sharedSources) {
+        List<String> both = plan.sourceTopics().stream().filter(sharedSources::contains).toList();
+        if (both.isEmpty()) {
+            // Its own positions are taken over as they are.
+            return true;
+        }
         Map<String, Long> own = offsets.committed(job);
-        Map<String, Long> ends = offsets.ends(plan.sourceTopics());
+        Map<String, Long> ends = offsets.ends(both);
         return ends.entrySet().stream().allMatch(end -> end.getValue() == 0
             || own.getOrDefault(end.getKey(), -1L) >= end.getValue()
-            && committedShared.getOrDefault(end.getKey(), end.getValue()) >= end.getValue());
+            && committedShared.getOrDefault(end.getKey(), -1L) >= end.getValue());
     }
 
     /** The shared group's committed offsets, keyed as jobs keep them; empty when they cannot be read now. */
@@ -469,7 +624,7 @@ final class ViewSharing {
 
     private static boolean builds(List<SharedRuntime.Member> members, List<SharedRuntime.Member> joining) {
         List<PrefixedPlan> plans = new ArrayList<>();
-        members.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED)));
+        members.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED, member.readFrom())));
         joining.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED)));
         try {
             TopologyFactory.buildShared(plans);

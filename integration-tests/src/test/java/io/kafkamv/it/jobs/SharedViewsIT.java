@@ -8,11 +8,20 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
 import io.kafkamv.it.support.ServiceProcess;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ALTER SYSTEM SET shared_views = on}: created views leave their own Kafka Streams applications for the shared
  * one ({@code kmv}), seen in the cluster's consumer groups, and keep answering what their queries answer over the
  * table, as the table changes, as a member is dropped, as one is given a PARALLELISM (back to its own application),
- * and across a restart.
+ * and across a restart; and views over a source written all the time move too, each record counted once.
  */
 class SharedViewsIT {
 
@@ -83,6 +92,59 @@ class SharedViewsIT {
             Set<String> left = Set.of("by_k", "total", "by_k_again");
             assertThat(psql.session(List.of("INSERT INTO t VALUES (20001, 4, 20001)", "FLUSH")).exitCode()).isZero();
             assertExact(psql, left);
+        }
+    }
+
+    @Test
+    void viewsOverASourceWrittenAllTheTimeMoveAheadOfTheSharedApplicationAndCountEveryRecordOnce() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir.resolve("busy"))) {
+            Psql psql = new Psql(service.pgPort());
+            Properties properties = new Properties();
+            properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, service.bootstrapServers());
+            try (Admin admin = Admin.create(properties)) {
+                admin.createTopics(List.of(new NewTopic("events", 4, (short) 1))).all().get();
+            }
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicLong written = new AtomicLong();
+            Thread writer = new Thread(() -> {
+                try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties, new StringSerializer(),
+                    new StringSerializer())) {
+                    // Ids 0, 1, 2, ...: a few thousand a second without a pause, until told to stop, so that no view's
+                    // committed positions ever stand at the ends: the views can only move ahead of the shared one.
+                    while (writing.get()) {
+                        for (int i = 0; i < 20; i++) {
+                            long id = written.getAndIncrement();
+                            producer.send(new ProducerRecord<>("events", String.valueOf(id),
+                                "{\"id\": " + id + ", \"k\": " + id % 10 + "}"));
+                        }
+                        producer.flush();
+                        Thread.sleep(5);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "events-writer");
+            writer.start();
+            try {
+                Psql.Result created = psql.session(List.of("ALTER SYSTEM SET shared_views = on",
+                    "CREATE SOURCE events (id BIGINT, k INT) WITH (connector = 'kafka', topic = 'events', format = 'json')",
+                    "CREATE MATERIALIZED VIEW per_k AS SELECT k, count(*) AS n FROM events GROUP BY k",
+                    "CREATE MATERIALIZED VIEW ids AS SELECT k, sum(id) AS s FROM events GROUP BY k",
+                    "CREATE MATERIALIZED VIEW everything AS SELECT count(*) AS n, sum(id) AS s FROM events"));
+                assertThat(created.exitCode()).as(created.stderr()).isZero();
+                awaitShared(service, psql, Set.of("per_k", "ids", "everything"));
+            } finally {
+                writing.set(false);
+                writer.join();
+            }
+            long n = written.get();
+            assertThat(psql.run("FLUSH").exitCode()).isZero();
+            // Ids 0 to n - 1, each counted once by every view.
+            assertThat(psql.value("SELECT sum(n) || ' ' || count(*) FROM per_k")).isEqualTo(n + " 10");
+            assertThat(psql.value("SELECT sum(s) FROM ids")).isEqualTo(String.valueOf(n * (n - 1) / 2));
+            assertThat(psql.value("SELECT n || ' ' || s FROM everything")).isEqualTo(n + " " + n * (n - 1) / 2);
+            // Partials restored into the shared application before it had read a record once failed it at their flush.
+            assertThat(java.nio.file.Files.readString(service.log())).doesNotContain("The shared application failed");
         }
     }
 

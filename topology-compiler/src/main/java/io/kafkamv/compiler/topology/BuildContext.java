@@ -10,12 +10,14 @@ import io.kafkamv.compiler.plan.PlanStep;
 import io.kafkamv.compiler.plan.StepOutput;
 import io.kafkamv.compiler.runtime.EvaluationErrors;
 import io.kafkamv.compiler.topology.internal.LookupTableUpdater;
+import io.kafkamv.compiler.topology.internal.SkipBelow;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -34,16 +36,25 @@ final class BuildContext {
     private final String prefix;
     private final PhysicalPlan plan;
     private final EvaluationErrors errors;
+    /** Where this plan's reading of shared topics begins, by {@code topic:partition} ({@link SkipBelow}). */
+    private final Map<String, Long> readFrom;
     private final Map<String, Lazy<KTable<Object[], Object[]>>> tables = new HashMap<>();
     private final Map<String, Lazy<KStream<Object[], Object[]>>> appendOnlyStreams = new HashMap<>();
 
     /** {@code plan} with its names under {@code prefix}: "" for a plan built alone, as plans always were. */
     BuildContext(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan plan, EvaluationErrors errors) {
+        this(builder, reads, prefix, plan, errors, Map.of());
+    }
+
+    /** ... reading the topics it shares with other plans from {@code readFrom} on ({@link SkipBelow}). */
+    BuildContext(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan plan, EvaluationErrors errors,
+                 Map<String, Long> readFrom) {
         this.builder = builder;
         this.reads = reads;
         this.prefix = prefix;
         this.plan = prefix.isEmpty() ? plan : plan.prefixed(prefix);
         this.errors = errors;
+        this.readFrom = Map.copyOf(readFrom);
     }
 
     StreamsBuilder builder() {
@@ -71,10 +82,30 @@ final class BuildContext {
             // Offered by the builder, if the step's rows are inserts.
             return new TopicReads.Scan(table, appendOnlyStreams.get(step.id()));
         });
-        if (scan.inserts() != null) {
-            appendOnlyStreams.put(step.id(), scan.inserts());
+        Map<String, Long> from = new HashMap<>();
+        readFrom.forEach((partition, offset) -> {
+            if (partition.substring(0, partition.lastIndexOf(':')).equals(topic)) {
+                from.put(partition, offset);
+            }
+        });
+        if (from.isEmpty()) {
+            if (scan.inserts() != null) {
+                appendOnlyStreams.put(step.id(), scan.inserts());
+            }
+            return scan.table();
         }
-        return scan.table();
+        // Only a stream of inserts can leave rows out: a table's changes carry the value each replaces.
+        if (scan.inserts() == null || !producesInserts(step.id())) {
+            throw new IllegalArgumentException("step " + step.id() + " reads " + topic + " as a table: it cannot begin "
+                + "at other offsets than the topology's reading of it");
+        }
+        Lazy<KStream<Object[], Object[]>> inserts = scan.inserts();
+        appendOnlyStreams.put(step.id(), new Lazy<>(() -> inserts.get().processValues(() -> new SkipBelow(from),
+            Named.as(step.id() + "-skip-below"))));
+        return () -> {
+            throw new IllegalArgumentException("step " + step.id() + " reads " + topic + " as a table: it cannot begin "
+                + "at other offsets than the topology's reading of it");
+        };
     }
 
     PlanStep step(String stepId) {

@@ -1,6 +1,7 @@
 package io.kafkamv.compiler.topology;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
@@ -39,7 +40,7 @@ public final class TopologyFactory {
     /** A topology to run: values it cannot compute for a row go to {@code errors}. */
     public static Topology build(PhysicalPlan plan, EvaluationErrors errors) {
         StreamsBuilder builder = new StreamsBuilder();
-        addTo(builder, new TopicReads(), "", plan, errors);
+        addTo(builder, new BuildContext(builder, new TopicReads(), "", plan, errors));
         return builder.build(optimized());
     }
 
@@ -64,18 +65,29 @@ public final class TopologyFactory {
             if (shared.prefix().isEmpty()) {
                 throw new IllegalArgumentException(plan.view() + " needs a prefix of its own to share a topology");
             }
-            addTo(builder, reads, shared.prefix(), plan, shared.errors());
+            addTo(builder, new BuildContext(builder, reads, shared.prefix(), plan, shared.errors(), shared.readFrom()));
         }
         return builder.build(optimized());
     }
 
-    /** A view's plan, the prefix of its names in a shared topology, and where its values that cannot be computed go. */
-    public record PrefixedPlan(String prefix, PhysicalPlan plan, EvaluationErrors errors) {
+    /**
+     * A view's plan, the prefix of its names in a shared topology, where its values that cannot be computed go, and
+     * where its reading of the topics it shares with the plans before it begins, by {@code topic:partition}: it drops
+     * what the topology reads below those offsets, which it already holds. Only a topic it reads as a stream of
+     * inserts can begin elsewhere (an {@link IllegalArgumentException} otherwise).
+     */
+    public record PrefixedPlan(String prefix, PhysicalPlan plan, EvaluationErrors errors, Map<String, Long> readFrom) {
+
+        public PrefixedPlan {
+            readFrom = Map.copyOf(readFrom);
+        }
+
+        public PrefixedPlan(String prefix, PhysicalPlan plan, EvaluationErrors errors) {
+            this(prefix, plan, errors, Map.of());
+        }
     }
 
-    private static void addTo(StreamsBuilder builder, TopicReads reads, String prefix, PhysicalPlan stored,
-                              EvaluationErrors errors) {
-        BuildContext context = new BuildContext(builder, reads, prefix, stored, errors);
+    private static void addTo(StreamsBuilder builder, BuildContext context) {
         PhysicalPlan plan = context.plan();
         StepBuilders steps = new StepBuilders(context);
         for (PlanStep step : plan.steps()) {

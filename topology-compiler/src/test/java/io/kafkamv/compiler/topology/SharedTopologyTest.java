@@ -118,6 +118,29 @@ class SharedTopologyTest {
     }
 
     @Test
+    void aViewJoiningAheadDropsWhatTheTopologyReadsBelowItsOffsetsAndOnlyFromAStreamOfInserts() {
+        CompiledView perPage = view(PER_PAGE, 7);
+        CompiledView total = view(TOTAL, 9);
+        // The view already holds the clicks below offset 3 of the topic's partition: the others read them all.
+        Topology shared = TopologyFactory.buildShared(List.of(new PrefixedPlan("job-7-", perPage.plan(), noErrors()),
+            new PrefixedPlan("job-9-", total.plan(), noErrors(), Map.of("clicks-topic:0", 3L))));
+
+        Map<String, Map<List<Object>, List<Object>>> together = run(shared, List.of(perPage, total));
+        assertThat(together.get("per_page")).isEqualTo(run(TopologyFactory.build(perPage.plan(), noErrors()),
+            List.of(perPage)).get("per_page"));
+        // Offsets 3 and 4 of CLICK_RECORDS are clicks; 0 and 1 are dropped; 2 is not a click at all.
+        assertThat(together.get("total")).containsExactly(Map.entry(List.of(), List.of(2L)));
+
+        // A table's changes carry the value each replaces: its reading cannot begin elsewhere.
+        CompiledView owners = view("CREATE MATERIALIZED VIEW owners AS SELECT owner, count(*) AS n FROM pages "
+            + "GROUP BY owner", 11);
+        assertThatThrownBy(() -> TopologyFactory.buildShared(List.of(new PrefixedPlan("job-10-", view(OWNED, 10).plan(),
+            noErrors()), new PrefixedPlan("job-11-", owners.plan(), noErrors(), Map.of("kmv-table-pages:0", 1L)))))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("reads kmv-table-pages as a table");
+    }
+
+    @Test
     void aTopicReadAnotherWaySinksAndIndexesCannotJoin() {
         CompiledView perPage = view(PER_PAGE, 7);
         CompiledView pages = view("CREATE MATERIALIZED VIEW pages_seen AS SELECT page, count(*) AS n FROM click_pages "
