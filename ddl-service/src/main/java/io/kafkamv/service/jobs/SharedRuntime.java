@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kafkamv.compiler.plan.PhysicalPlan;
@@ -15,12 +14,10 @@ import io.kafkamv.compiler.topology.TopologyFactory.PrefixedPlan;
 import io.kafkamv.jobstore.Job;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
-import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
  * The Kafka Streams application {@code kmv}, in which created views run together (docs/concepts.md, "Many views on
@@ -62,7 +59,7 @@ final class SharedRuntime implements AutoCloseable {
     private final KafkaStreams streams;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     /** Records left to restore of each store partition being restored here, by store and partition. */
-    private final Map<String, Long> restoring = new ConcurrentHashMap<>();
+    private final RestoreProgress restoring = new RestoreProgress();
     /** Whether {@link #close} was called: it is not to run on, even if the close timed out. */
     private volatile boolean closing;
     /** Whether {@link #close} has closed it: a close that timed out leaves threads that may still commit. */
@@ -104,7 +101,7 @@ final class SharedRuntime implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
                 .SHUTDOWN_CLIENT;
         });
-        streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
+        streams.setGlobalStateRestoreListener(runtime.restoring);
         try {
             streams.start();
         } catch (RuntimeException e) {
@@ -160,7 +157,7 @@ final class SharedRuntime implements AutoCloseable {
 
     /** Whether the application's state is whole here, every member's: running, with nothing left to restore. */
     boolean hydrated() {
-        return isRunning() && restoring.isEmpty();
+        return isRunning() && restoring.done();
     }
 
     /**
@@ -218,7 +215,7 @@ final class SharedRuntime implements AutoCloseable {
 
         @Override
         public boolean hydrated() {
-            return isRunning() && restoring.keySet().stream().noneMatch(store -> store.startsWith(member.prefix()));
+            return isRunning() && restoring.doneFor(member.prefix());
         }
 
         /**
@@ -245,30 +242,6 @@ final class SharedRuntime implements AutoCloseable {
             }
             return new LocalViewStats(job().id(), job().objectName(), rows.counted(), (long) lag, 0, (long) deadLetters,
                 evaluationErrors.count(), 0, false);
-        }
-    }
-
-    /** Keeps {@link #restoring} as Kafka Streams restores the stores of the application's active tasks here. */
-    private final class RestoreTracker implements StateRestoreListener {
-
-        @Override
-        public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
-            restoring.put(store + "/" + partition, end - start);
-        }
-
-        @Override
-        public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long restored) {
-            restoring.computeIfPresent(store + "/" + partition, (key, left) -> Math.max(0, left - restored));
-        }
-
-        @Override
-        public void onRestoreEnd(TopicPartition partition, String store, long restored) {
-            restoring.remove(store + "/" + partition);
-        }
-
-        @Override
-        public void onRestoreSuspended(TopicPartition partition, String store, long restored) {
-            restoring.remove(store + "/" + partition);
         }
     }
 }

@@ -48,7 +48,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
     /** Whether a limit of 0 (the backfill's, or a source's) holds the job now: it is not stalled, it is held. */
     private volatile boolean heldAtZero;
     /** Records left to restore of each store partition of the job's tasks here being restored, by store and partition. */
-    private final Map<String, Long> restoring = new java.util.concurrent.ConcurrentHashMap<>();
+    private final RestoreProgress restoring = new RestoreProgress();
     private JobClientMeters metrics;
     private JdbcSink jdbcSink;
     private final ViewStore rows;
@@ -195,7 +195,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
         });
         runtime.metrics = JobClientMeters.bind(streams::metrics, registry, Tags.of("job_id", String.valueOf(job.id()),
             "object", job.objectName()));
-        streams.setGlobalStateRestoreListener(runtime.new RestoreTracker());
+        streams.setGlobalStateRestoreListener(runtime.restoring);
         try {
             streams.start();
             if (plan.sink() != null && plan.sink().writesToDatabase()) {
@@ -265,7 +265,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
                 + " active " + thread.activeTasks().stream().map(task -> task.taskId().toString()).sorted().toList()
                 + " standby " + thread.standbyTasks().stream().map(task -> task.taskId().toString()).sorted().toList())
             .sorted()
-            .collect(java.util.stream.Collectors.joining("; ", "", "; restoring " + new java.util.TreeMap<>(restoring)));
+            .collect(java.util.stream.Collectors.joining("; ", "", "; restoring " + restoring.left()));
     }
 
     /**
@@ -302,32 +302,7 @@ final class ViewRuntime implements LocalView, AutoCloseable {
      */
     @Override
     public boolean hydrated() {
-        return isRunning() && restoring.isEmpty();
-    }
-
-    /** Keeps {@link #restoring} as Kafka Streams restores the stores of the job's active tasks here. */
-    private final class RestoreTracker implements org.apache.kafka.streams.processor.StateRestoreListener {
-
-        @Override
-        public void onRestoreStart(org.apache.kafka.common.TopicPartition partition, String store, long start, long end) {
-            restoring.put(store + "/" + partition, end - start);
-        }
-
-        @Override
-        public void onBatchRestored(org.apache.kafka.common.TopicPartition partition, String store, long batchEnd,
-                                    long restored) {
-            restoring.computeIfPresent(store + "/" + partition, (key, left) -> Math.max(0, left - restored));
-        }
-
-        @Override
-        public void onRestoreEnd(org.apache.kafka.common.TopicPartition partition, String store, long restored) {
-            restoring.remove(store + "/" + partition);
-        }
-
-        @Override
-        public void onRestoreSuspended(org.apache.kafka.common.TopicPartition partition, String store, long restored) {
-            restoring.remove(store + "/" + partition);
-        }
+        return isRunning() && restoring.done();
     }
 
     int defaultThreads() {

@@ -303,27 +303,11 @@ final class ViewSharing {
             shared.ifPresent(SharedRuntime::close);
             Set<Long> stopped = stopOwn(batch);
             Set<String> sharedSources = sourcesOf(current);
-            List<Long> moved = new ArrayList<>();
-            for (SharedRuntime.Member member : batch) {
-                Job job = member.job();
-                if (!stopped.contains(job.id())) {
-                    continue;
-                }
-                try {
-                    ViewHandoff.handOver(admin, ViewRuntime.applicationId(job), SharedRuntime.APPLICATION_ID,
-                        member.plan().sourceTopics(), sharedSources, TIMEOUT);
-                    moved.add(job.id());
-                    sharedSources.addAll(member.plan().sourceTopics());
-                } catch (ViewHandoff.PositionsApart e) {
-                    LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
-                } catch (ExecutionException | TimeoutException e) {
-                    LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
-                        job.objectName(), e.toString());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            List<Long> moved = handOverEach(batch, stopped, member -> {
+                ViewHandoff.handOver(admin, ViewRuntime.applicationId(member.job()), SharedRuntime.APPLICATION_ID,
+                    member.plan().sourceTopics(), sharedSources, TIMEOUT);
+                sharedSources.addAll(member.plan().sourceTopics());
+            });
             // Another instance that came up meanwhile may run the old members: they stay as they are.
             if (!moved.isEmpty() && alone() && store.putSharedMembers(members.joinedBy(moved))) {
                 moved.forEach(this::deleteOwnGroup);
@@ -373,27 +357,10 @@ final class ViewSharing {
             }
             shared.close();
             Set<Long> stopped = stopOwn(ready);
-            List<Long> moved = new ArrayList<>();
             Map<Long, Map<String, Long>> readFrom = new HashMap<>();
-            for (SharedRuntime.Member member : ready) {
-                Job job = member.job();
-                if (!stopped.contains(job.id())) {
-                    continue;
-                }
-                try {
-                    readFrom.put(job.id(), ViewHandoff.handOverAhead(admin, ViewRuntime.applicationId(job),
-                        SharedRuntime.APPLICATION_ID, member.plan().sourceTopics(), sharedSources, TIMEOUT));
-                    moved.add(job.id());
-                } catch (ViewHandoff.PositionsApart e) {
-                    LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
-                } catch (ExecutionException | TimeoutException e) {
-                    LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
-                        job.objectName(), e.toString());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            List<Long> moved = handOverEach(ready, stopped, member -> readFrom.put(member.job().id(),
+                ViewHandoff.handOverAhead(admin, ViewRuntime.applicationId(member.job()), SharedRuntime.APPLICATION_ID,
+                    member.plan().sourceTopics(), sharedSources, TIMEOUT)));
             if (!moved.isEmpty() && alone() && store.putSharedMembers(members.joinedBy(moved, readFrom))) {
                 moved.forEach(this::deleteOwnGroup);
                 LOG.info("Jobs {} moved into the shared application, reading from {}", moved, readFrom);
@@ -485,6 +452,36 @@ final class ViewSharing {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /** One view's handoff ({@link ViewHandoff}). */
+    @FunctionalInterface
+    private interface Handoff {
+        void handOver(SharedRuntime.Member member) throws InterruptedException, ExecutionException, TimeoutException;
+    }
+
+    /** Hands the stopped views of {@code batch} over in order; one that cannot be stays alone. Returns those handed over. */
+    private static List<Long> handOverEach(List<SharedRuntime.Member> batch, Set<Long> stopped, Handoff handoff) {
+        List<Long> moved = new ArrayList<>();
+        for (SharedRuntime.Member member : batch) {
+            Job job = member.job();
+            if (!stopped.contains(job.id())) {
+                continue;
+            }
+            try {
+                handoff.handOver(member);
+                moved.add(job.id());
+            } catch (ViewHandoff.PositionsApart e) {
+                LOG.info("Job {} ({}) stays alone for now: {}", job.id(), job.objectName(), e.getMessage());
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("Job {} ({}) stays alone for now: its offsets could not be handed over: {}", job.id(),
+                    job.objectName(), e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return moved;
     }
 
     /**
