@@ -120,10 +120,23 @@ final class ViewHandoff {
      */
     static void handBack(Admin admin, String sharedGroup, String ownGroup, java.util.function.Predicate<String> viewTopic,
                          Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
+        handBack(admin, sharedGroup, ownGroup, viewTopic, Map.of(), timeout);
+    }
+
+    /**
+     * ... for a view that joined ahead of the shared application ({@link #handOverAhead}): where the shared group has
+     * not reached the position the view joined at, {@code readFrom}, the view's state already holds what lies before
+     * it, and its own application goes on from there.
+     */
+    static void handBack(Admin admin, String sharedGroup, String ownGroup, java.util.function.Predicate<String> viewTopic,
+                         Map<String, Long> readFrom, Duration timeout)
+        throws InterruptedException, ExecutionException, TimeoutException {
         Map<TopicPartition, OffsetAndMetadata> given = new HashMap<>();
         committed(admin, sharedGroup, timeout).forEach((partition, there) -> {
             if (viewTopic.test(partition.topic())) {
-                given.put(partition, new OffsetAndMetadata(there.offset(), there.metadata()));
+                long from = readFrom.getOrDefault(partition.topic() + ":" + partition.partition(), there.offset());
+                given.put(partition, from > there.offset() ? new OffsetAndMetadata(from)
+                    : new OffsetAndMetadata(there.offset(), there.metadata()));
             }
         });
         if (!given.isEmpty()) {

@@ -150,7 +150,8 @@ final class ViewSharing {
             try {
                 ViewHandoff.handBack(admin, SharedRuntime.APPLICATION_ID, ViewRuntime.applicationId(job),
                     topic -> PlanJson.fromTree(job.plan()).sourceTopics().contains(topic)
-                        || ViewRuntime.isInternalTopicOf(topic, job.id(), job.generation()), TIMEOUT);
+                        || ViewRuntime.isInternalTopicOf(topic, job.id(), job.generation()),
+                    store.sharedMembers().readFrom(id), TIMEOUT);
                 LOG.info("Job {} ({}) goes back to its own application: it was given a PARALLELISM or a source rate "
                     + "limit", id, job.objectName());
                 handedBack.add(id);
@@ -290,8 +291,8 @@ final class ViewSharing {
         if (batch.isEmpty()) {
             // Their sources are written to: they move ahead of the shared application, or are asked again later.
             nextAttempt = now + SETTLE.toNanos();
-            List<SharedRuntime.Member> busy = candidates.stream().filter(candidate -> !quiet.contains(candidate))
-                .filter(candidate -> buildsAhead(current, candidate)).limit(MAX_AHEAD).toList();
+            List<SharedRuntime.Member> busy = buildableAhead(current, candidates.stream()
+                .filter(candidate -> !quiet.contains(candidate)).toList());
             if (!busy.isEmpty() && shared.isPresent()) {
                 moveAhead(jobs, members, current, busy, shared.get());
             }
@@ -358,9 +359,12 @@ final class ViewSharing {
             shared.close();
             Set<Long> stopped = stopOwn(ready);
             Map<Long, Map<String, Long>> readFrom = new HashMap<>();
-            List<Long> moved = handOverEach(ready, stopped, member -> readFrom.put(member.job().id(),
-                ViewHandoff.handOverAhead(admin, ViewRuntime.applicationId(member.job()), SharedRuntime.APPLICATION_ID,
-                    member.plan().sourceTopics(), sharedSources, TIMEOUT)));
+            List<Long> moved = handOverEach(ready, stopped, member -> {
+                readFrom.put(member.job().id(), ViewHandoff.handOverAhead(admin, ViewRuntime.applicationId(member.job()),
+                    SharedRuntime.APPLICATION_ID, member.plan().sourceTopics(), sharedSources, TIMEOUT));
+                // A later view of the batch reading the same topics joins where this one stands on them.
+                sharedSources.addAll(member.plan().sourceTopics());
+            });
             if (!moved.isEmpty() && alone() && store.putSharedMembers(members.joinedBy(moved, readFrom))) {
                 moved.forEach(this::deleteOwnGroup);
                 LOG.info("Jobs {} moved into the shared application, reading from {}", moved, readFrom);
@@ -436,22 +440,34 @@ final class ViewSharing {
     }
 
     /**
-     * Whether the view can join reading the sources it shares with the members at other offsets than theirs: it reads
-     * them as streams of inserts ({@code TopologyFactory.PrefixedPlan}).
+     * The views, up to {@link #MAX_AHEAD}, that can join together reading the sources they share with the members at
+     * other offsets than theirs: they read them as streams of inserts ({@code TopologyFactory.PrefixedPlan}), and each
+     * builds with the members and those before it.
      */
-    private static boolean buildsAhead(List<SharedRuntime.Member> members, SharedRuntime.Member candidate) {
-        Set<String> shared = sourcesOf(members);
-        Map<String, Long> somewhere = new HashMap<>();
-        candidate.plan().sourceTopics().stream().filter(shared::contains).forEach(topic -> somewhere.put(topic + ":0", 1L));
+    private static List<SharedRuntime.Member> buildableAhead(List<SharedRuntime.Member> members,
+                                                             List<SharedRuntime.Member> candidates) {
         List<PrefixedPlan> plans = new ArrayList<>();
         members.forEach(member -> plans.add(new PrefixedPlan(member.prefix(), member.plan(), IGNORED, member.readFrom())));
-        plans.add(new PrefixedPlan(candidate.prefix(), candidate.plan(), IGNORED, somewhere));
-        try {
-            TopologyFactory.buildShared(plans);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
+        Set<String> shared = sourcesOf(members);
+        List<SharedRuntime.Member> joining = new ArrayList<>();
+        for (SharedRuntime.Member candidate : candidates) {
+            if (joining.size() == MAX_AHEAD) {
+                break;
+            }
+            Map<String, Long> somewhere = new HashMap<>();
+            candidate.plan().sourceTopics().stream().filter(shared::contains)
+                .forEach(topic -> somewhere.put(topic + ":0", 1L));
+            List<PrefixedPlan> with = new ArrayList<>(plans);
+            with.add(new PrefixedPlan(candidate.prefix(), candidate.plan(), IGNORED, somewhere));
+            try {
+                TopologyFactory.buildShared(with);
+                plans.add(with.get(with.size() - 1));
+                joining.add(candidate);
+            } catch (IllegalArgumentException e) {
+                LOG.debug("Job {} cannot join ahead of the shared application: {}", candidate.job().id(), e.getMessage());
+            }
         }
+        return joining;
     }
 
     /** One view's handoff ({@link ViewHandoff}). */

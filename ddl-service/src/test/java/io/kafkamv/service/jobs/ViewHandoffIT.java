@@ -135,6 +135,12 @@ class ViewHandoffIT {
             assertThat(offset(admin, "own-b", partition)).isEqualTo(12);
             assertThat(admin.listConsumerGroupOffsets("own-b").partitionsToOffsetAndMetadata().get())
                 .doesNotContainKey(new TopicPartition("handoff-refunds", 0));
+            // A view that joined ahead holds what lies before its bound: where the shared group is behind it, it goes on
+            // from the bound; where the shared group has passed it, from there.
+            ViewHandoff.handBack(admin, "shared-a", "own-d", topic::equals, Map.of(topic + ":0", 20L), Duration.ofSeconds(30));
+            assertThat(offset(admin, "own-d", partition)).isEqualTo(20);
+            ViewHandoff.handBack(admin, "shared-a", "own-e", topic::equals, Map.of(topic + ":0", 10L), Duration.ofSeconds(30));
+            assertThat(offset(admin, "own-e", partition)).isEqualTo(12);
 
             // An application that did not close is still a member of its group: what it committed is not its last word.
             Properties properties = KAFKA.cluster().clientProperties();

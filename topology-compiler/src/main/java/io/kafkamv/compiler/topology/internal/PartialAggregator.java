@@ -104,10 +104,7 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
         folded = 0;
         foldedAtLastLook = 0;
         passThroughLeft = 0;
-        // A task whose stream time is not known yet (offsets committed without Kafka Streams' metadata, as a view's
-        // handed to the shared application are) may hold restored partials: their flush needs a valid timestamp.
-        long streamTime = context.currentStreamTimeMs();
-        latestTimestamp = streamTime >= 0 ? streamTime : context.currentSystemTimeMs();
+        latestTimestamp = context.currentStreamTimeMs();
         lastFlush = context.currentSystemTimeMs();
         if (flushes != null) {
             flushes.cancel();
@@ -169,8 +166,11 @@ public final class PartialAggregator implements Processor<Object[], Object[], Ob
         if (folded >= QUIET_ROWS && folded < WORTHWHILE_ROWS_PER_GROUP * held.groups()) {
             passThroughLeft = PASS_THROUGH_ROWS;
         }
+        // Partials restored into a task that has read nothing yet and whose stream time is not known (its offsets
+        // committed without Kafka Streams' metadata) have no time of their own: the wall clock's stands in.
+        long timestamp = latestTimestamp >= 0 ? latestTimestamp : context.currentSystemTimeMs();
         for (HeldBackPartialsStore.Held partial : held.drain()) {
-            context.forward(new Record<>(partial.group, partial.partial, latestTimestamp));
+            context.forward(new Record<>(partial.group, partial.partial, timestamp));
         }
         folded = 0;
         foldedAtLastLook = 0;
