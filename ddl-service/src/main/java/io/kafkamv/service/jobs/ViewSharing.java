@@ -57,6 +57,12 @@ final class ViewSharing {
     private static final int MAX_AHEAD = 16;
     /** How long a view may take to stand where the paused shared application stands. */
     private static final Duration AHEAD_WAIT = Duration.ofSeconds(10);
+    /**
+     * Between two reads of the paused shared application's positions that must agree: longer than a commit interval
+     * and a slow exactly-once commit (up to 130 ms seen) together. Too short only costs a move: the handoff finds
+     * the positions apart and refuses.
+     */
+    private static final Duration POSITIONS_STEADY = Duration.ofMillis(600);
     private static final Duration RESTART_BACKOFF = Duration.ofSeconds(5);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -401,7 +407,7 @@ final class ViewSharing {
                 last = now;
             }
             try {
-                Thread.sleep(JobShare.COMMIT_INTERVAL.toMillis() * 3);
+                Thread.sleep(POSITIONS_STEADY.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Optional.empty();
