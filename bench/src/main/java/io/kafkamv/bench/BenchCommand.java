@@ -52,7 +52,8 @@ public final class BenchCommand implements Callable<Integer> {
     boolean queriesOnly;
 
     @Option(names = "--latency-only", description = "Only measure the steady-state latency at --rate rows per second "
-        + "for --seconds, with the embedded broker, and print it.")
+        + "for --seconds, with the embedded broker, and print it; after 30 s of a producer's rows, not reported, that "
+        + "warm the service up as the full run's backfills do.")
     boolean latencyOnly;
 
     @Option(names = "--scale-only", split = ",", paramLabel = "VIEWS", description = "Only create this many views of "
@@ -117,9 +118,10 @@ public final class BenchCommand implements Callable<Integer> {
                 mode.scaleRows())) {
                 // The full run measures latency after its backfills; a service just started still compiles its write
                 // path. Measured on 2 cores, three 10 s runs in a row: p50 243, 187, 155 ms (the full run: 126).
-                log("warming the service up: %s at %d/s for %d s, not reported", writes.get(0).title(), rate,
-                    LATENCY_WARM_UP.toSeconds());
-                SteadyStateLatency.measure(stack.service(), writes.get(0), rate, LATENCY_WARM_UP);
+                // A producer's rows cross the most code: decoding, a repartition topic, a table, the view.
+                log("warming the service up: %s at %d/s for %d s, not reported",
+                    SteadyStateLatency.Writes.PRODUCER.title(), rate, LATENCY_WARM_UP.toSeconds());
+                SteadyStateLatency.measure(stack.service(), SteadyStateLatency.Writes.PRODUCER, rate, LATENCY_WARM_UP);
                 for (SteadyStateLatency.Writes way : writes) {
                     logLatency(SteadyStateLatency.measure(stack.service(), way, rate, Duration.ofSeconds(seconds)));
                 }
@@ -132,8 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
                 rowsPerView)) {
                 for (int views : scaleOnly) {
                     Scale.Result result = Scale.measure(stack.service(), "small", rowsPerView, views, sharedViews);
-                    log("%d views of %,d rows: %.1f s (%.0f rows/s per view), heap %.0f MiB, %.0f live threads", views,
-                        rowsPerView, result.seconds(), result.rowsPerSecondPerView(), result.heapMiB(), result.threads());
+                    logScale(result);
                 }
             }
             return 0;
@@ -195,16 +196,10 @@ public final class BenchCommand implements Callable<Integer> {
             log("recovery");
             recovery = Recovery.measure(stack.service(), BackfillQuery.GROUP_BY_1K, uninterrupted.rows());
             // Here, where the broker's threads and heap are not kafka-mv's.
-            for (int views : mode.scaleViews()) {
-                log("%d views at once", views);
-                try {
-                    scale.add(Scale.measure(stack.service(), "small", mode.scaleRows(), views));
-                } catch (Exception failed) {
-                    // A step that overwhelms the instance is a result too; the steps after it would only fail the same way.
-                    log("  %d views did not finish: %s", views, failed);
-                    scale.add(Scale.Result.failed(views, mode.scaleRows(), failed));
-                    break;
-                }
+            scale.addAll(scale(stack.service(), mode.scaleRows(), mode.scaleViews(), false));
+            // A failed step leaves its views behind (they are dropped only after a step that finished).
+            if (scale.stream().allMatch(step -> step.failure() == null)) {
+                scale.addAll(scale(stack.service(), mode.scaleRows(), mode.sharedScaleViews(), true));
             }
         }
         String plotFile = "benchmarks-progress.svg";
@@ -223,6 +218,30 @@ public final class BenchCommand implements Callable<Integer> {
         Files.writeString(report, BenchReport.markdown(results));
         log("wrote %s", report);
         return 0;
+    }
+
+    /** Each step of many views at once, up to the first that does not finish: the steps after it would only fail the same way. */
+    private static List<Scale.Result> scale(KafkaMvService service, long rowsPerView, List<Integer> steps, boolean shared) {
+        List<Scale.Result> results = new ArrayList<>();
+        for (int views : steps) {
+            log("%d views at once%s", views, shared ? ", shared_views = on" : "");
+            try {
+                results.add(Scale.measure(service, "small", rowsPerView, views, shared));
+                logScale(results.get(results.size() - 1));
+            } catch (Exception failed) {
+                // A step that overwhelms the instance is a result too.
+                log("  %d views did not finish: %s", views, failed);
+                results.add(Scale.Result.failed(views, shared, rowsPerView, failed));
+                break;
+            }
+        }
+        return results;
+    }
+
+    private static void logScale(Scale.Result result) {
+        log("%d views of %,d rows%s: %.1f s (%.0f rows/s per view), heap %.0f MiB, resident %.0f MiB, %.0f live threads",
+            result.views(), result.rowsPerView(), result.shared() ? ", shared" : "", result.seconds(),
+            result.rowsPerSecondPerView(), result.heapMiB(), result.residentMiB(), result.threads());
     }
 
     private static void logLatency(SteadyStateLatency.Result latency) {

@@ -5,13 +5,15 @@ import java.util.List;
 
 /** How much each measurement does: quick fits in five minutes on two cores, full takes its time. */
 public record BenchMode(String name, List<Long> backfillRows, List<Long> backgroundDdlRows, int latencyRate,
-                        Duration latencyDuration, long scaleRows, List<Integer> scaleViews) {
+                        Duration latencyDuration, long scaleRows, List<Integer> scaleViews,
+                        List<Integer> sharedScaleViews) {
 
     public static final BenchMode QUICK = new BenchMode("quick", List.of(1_000_000L), List.of(10_000L, 1_000_000L),
-        1_000, Duration.ofSeconds(10), 100_000, List.of(10));
+        1_000, Duration.ofSeconds(10), 100_000, List.of(10), List.of());
 
     public static final BenchMode FULL = new BenchMode("full", List.of(1_000_000L, 10_000_000L),
-        List.of(10_000L, 1_000_000L, 10_000_000L), 1_000, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100));
+        List.of(10_000L, 1_000_000L, 10_000_000L), 1_000, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100),
+        List.of(100));
 
     public boolean quick() {
         return this == QUICK;

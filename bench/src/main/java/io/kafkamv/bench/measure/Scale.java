@@ -17,11 +17,16 @@ import java.util.regex.Pattern;
 /** Many views at once on one instance: how long they take together, and what they cost in heap and threads. */
 public final class Scale {
 
-    /** {@code failure} is null for a step that finished, else why it did not (the other numbers are then NaN). */
-    public record Result(int views, long rowsPerView, double seconds, double heapMiB, double threads, String failure) {
+    /**
+     * {@code failure} is null for a step that finished, else why it did not (the other numbers are then NaN);
+     * {@code shared}: created under {@code shared_views = on}, measured once all had moved into the shared application.
+     */
+    public record Result(int views, boolean shared, long rowsPerView, double seconds, double heapMiB, double residentMiB,
+                         double threads, String failure) {
 
-        public static Result failed(int views, long rowsPerView, Exception cause) {
-            return new Result(views, rowsPerView, Double.NaN, Double.NaN, Double.NaN, String.valueOf(cause.getMessage()));
+        public static Result failed(int views, boolean shared, long rowsPerView, Exception cause) {
+            return new Result(views, shared, rowsPerView, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                String.valueOf(cause.getMessage()));
         }
 
         public double rowsPerSecondPerView() {
@@ -35,21 +40,17 @@ public final class Scale {
     private Scale() {
     }
 
-    /** Creates {@code views} GROUP BY views over {@code source} in the background and waits for all. */
-    public static Result measure(KafkaMvService service, String source, long rowsPerView, int views) throws Exception {
-        return measure(service, source, rowsPerView, views, false);
-    }
-
     /**
-     * Like {@link #measure(KafkaMvService, String, long, int)}; with {@code shared}, under {@code shared_views = on},
-     * and the heap and threads are read once every view has moved into the shared application (their own consumer
-     * groups are gone), which the log says how long after the WAIT.
+     * Creates {@code views} GROUP BY views over {@code source} in the background and waits for all; with
+     * {@code shared}, under {@code shared_views = on}, and the heap and threads are read once every view has moved into
+     * the shared application (their own consumer groups are gone), which the log says how long after the WAIT.
      */
     public static Result measure(KafkaMvService service, String source, long rowsPerView, int views, boolean shared)
         throws Exception {
         long start = System.nanoTime();
         double seconds;
         String metrics;
+        double resident;
         try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
             statement.execute("ALTER SYSTEM SET shared_views = " + (shared ? "on" : "off"));
             statement.execute("SET BACKGROUND_DDL = true");
@@ -65,12 +66,13 @@ public final class Scale {
                     (System.nanoTime() - start) / 1e9 - seconds);
             }
             metrics = service.metrics();
-            System.out.printf("%d views: resident memory %.0f MiB%n", views, service.residentMiB());
+            resident = service.residentMiB();
             for (int i = 0; i < views; i++) {
                 statement.execute("DROP MATERIALIZED VIEW bench_scale_" + i);
             }
         }
-        return new Result(views, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), sum(THREADS, metrics), null);
+        return new Result(views, shared, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), resident,
+            sum(THREADS, metrics), null);
     }
 
     private static void awaitOwnGroupsGone(KafkaMvService service, Statement statement) throws Exception {
