@@ -18,7 +18,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * ({@code bigint out of range}), instead of Java's, which wraps around to a wrong number. Only integer results change: a numeric has
  * no fixed range here, and floats follow IEEE 754 in both. Calcite's own {@code ConvertToChecked} is
  * not used because it also casts every numeric result back to its declared scale, which would undo
- * PostgreSQL's digits for numeric division.
+ * PostgreSQL's digits for numeric division. A remainder of integers of two widths is computed in the wider one.
  */
 public final class CheckedIntegerArithmetic extends RexShuttle {
 

@@ -7,9 +7,9 @@ import org.apache.calcite.rex.RexShuttle;
 
 /**
  * PostgreSQL's rules for expressions, the one place views and batch queries both take them from: integer
- * arithmetic that fails on overflow ({@link CheckedIntegerArithmetic}), numeric division with PostgreSQL's digits
- * ({@link NumericDivision}), numerics without a scale that keep each value's digits
- * ({@link UnconstrainedNumerics}), casts to text that write what PostgreSQL writes ({@link TextCasts}), timestamps
+ * arithmetic that fails on overflow and remainders in the wider integer ({@link CheckedIntegerArithmetic}),
+ * numeric division with PostgreSQL's digits ({@link NumericDivision}), numerics without a scale that keep each
+ * value's digits ({@link UnconstrainedNumerics}), casts to text that write what PostgreSQL writes ({@link TextCasts}), timestamps
  * cast to timestamptz with their fraction of a second ({@link TimestampCasts}), mathematical functions that
  * fail where PostgreSQL's do ({@link CheckedMath}), {@code upper} and {@code lower} by character ({@link CaseMapping})
  * and {@code pg_typeof} ({@link TypeNames}).
