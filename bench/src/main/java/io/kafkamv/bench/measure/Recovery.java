@@ -19,8 +19,14 @@ public final class Recovery {
      */
     public record Result(long rows, double killedAt, double resumedAt, double totalSeconds, double restartSeconds) {
 
-        /** Source records the restarted run did again, as far as progress shows them. */
-        public long recordsRedone() {
+        /**
+         * Source records between the last progress seen before the kill and where the restarted job's progress began:
+         * what a restart that did not resume from the persisted progress would have to read again. Both are committed
+         * progress, so this is about 0 when the restart resumes, and about {@code killedAt * rows} when it starts over.
+         * The work a kill discards (records processed since the last commit, at most one commit interval's under
+         * exactly once) is not in it: it is never committed, so it shows in no progress.
+         */
+        public long recordsBehindLastProgress() {
             return Math.max(0, Math.round((killedAt - resumedAt) * rows));
         }
     }

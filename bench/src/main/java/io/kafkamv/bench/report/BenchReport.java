@@ -113,11 +113,13 @@ public final class BenchReport {
         md.append(String.format(Locale.ROOT, "%n## Recovery%n%nWith the external broker, the %s background backfill of "
                 + "%,d rows, service killed with SIGKILL "
                 + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job resumed at %.2f%%, "
-                + "redoing about %,d source records (one 100 ms commit interval is about %,d here); it finished "
+                + "%,d source records behind the last progress seen before the kill (one 100 ms commit interval is "
+                + "about %,d here; records processed since the last commit are discarded by the kill and not in this "
+                + "count, so it shows that the restart resumed, not what the kill cost); it finished "
                 + "%.1f s after CREATE, against %.1f s for the foreground CREATE of the same view uninterrupted (by a "
                 + "warm service: the restarted one is cold, so part of the difference is its JIT).%n",
             BackfillQuery.GROUP_BY_1K.title(), recovery.rows(), recovery.killedAt() * 100, recovery.restartSeconds(),
-            recovery.resumedAt() * 100, recovery.recordsRedone(), perCommit, recovery.totalSeconds(),
+            recovery.resumedAt() * 100, recovery.recordsBehindLastProgress(), perCommit, recovery.totalSeconds(),
             results.uninterruptedSeconds()));
 
         md.append("\n## Many views on one instance\n\nGROUP BY views of one source created at once in the "
@@ -182,9 +184,9 @@ public final class BenchReport {
                 latency.meetsGoal(), latency.writes() == SteadyStateLatency.Writes.PRODUCER ? GoalLimits.REPARTITIONED_LATENCY
                     : GoalLimits.NOT_ANALYSED);
         }
-        goal(md, "recovery redoes ≤ one commit interval of records",
-            String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsRedone(), perCommit), recovery.recordsRedone() <= perCommit,
-            GoalLimits.NOT_ANALYSED);
+        goal(md, "a killed job resumes from its persisted progress: ≤ one commit interval of records behind it",
+            String.format(Locale.ROOT, "%,d vs %,d", recovery.recordsBehindLastProgress(), perCommit),
+            recovery.recordsBehindLastProgress() <= perCommit, GoalLimits.NOT_ANALYSED);
         manyViewsGoals(md, results.scale());
         return md.toString();
     }

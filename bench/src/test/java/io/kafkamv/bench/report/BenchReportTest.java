@@ -58,6 +58,16 @@ class BenchReportTest {
         assertThat(goal(report, "500 views per instance")).contains("| not measured | **no** | " + GoalLimits.NOT_MEASURED);
     }
 
+    @Test
+    void aJobThatStartedOverAfterItsKillFailsTheRecoveryGoal() {
+        BenchResults resumed = results(List.of(backfill(BackfillQuery.GROUP_BY_1K, 10.0, 30.0)));
+        BenchResults startedOver = withRecovery(resumed, new Recovery.Result(10_000_000, 0.5, 0.0, 30.0, 4.0));
+
+        // 10M rows in 10 s uninterrupted: one 100 ms commit interval is 100,000 records.
+        assertThat(goal(BenchReport.markdown(resumed), "a killed job resumes")).contains("| 0 vs 100,000 | yes |");
+        assertThat(goal(BenchReport.markdown(startedOver), "a killed job resumes")).contains("| 5,000,000 vs 100,000 | **no** |");
+    }
+
     /** The line of the goals table that begins with {@code start}. */
     private static String goal(String report, String start) {
         return Arrays.stream(report.substring(report.indexOf("## Goals")).split("\n")).filter(line -> line.startsWith("| " + start)).findFirst()
@@ -84,5 +94,11 @@ class BenchReportTest {
         return new BenchResults(results.mode(), results.machine(), results.backfills(), results.backgroundDdl(),
             results.fidelity(), results.plotFile(), results.latencies(), results.queries(), results.recovery(),
             results.uninterruptedSeconds(), scale, results.micro(), results.runMinutes());
+    }
+
+    private static BenchResults withRecovery(BenchResults results, Recovery.Result recovery) {
+        return new BenchResults(results.mode(), results.machine(), results.backfills(), results.backgroundDdl(),
+            results.fidelity(), results.plotFile(), results.latencies(), results.queries(), recovery,
+            results.uninterruptedSeconds(), results.scale(), results.micro(), results.runMinutes());
     }
 }
