@@ -7,6 +7,7 @@ import io.kafkamv.bench.measure.Micro;
 import io.kafkamv.bench.measure.ProgressFidelity;
 import io.kafkamv.bench.measure.Recovery;
 import io.kafkamv.bench.measure.Scale;
+import io.kafkamv.bench.measure.SteadyLoad;
 import io.kafkamv.bench.measure.SteadyStateLatency;
 import io.kafkamv.bench.report.BenchReport;
 import io.kafkamv.bench.report.BenchResults;
@@ -132,9 +133,9 @@ public final class BenchCommand implements Callable<Integer> {
             long rowsPerView = BenchMode.FULL.scaleRows();
             try (BenchStack stack = BenchStack.start(BrokerSetup.EXTERNAL, serviceJar.toAbsolutePath(), work, logs,
                 rowsPerView)) {
-                for (int views : scaleOnly) {
-                    Scale.Result result = Scale.measure(stack.service(), "small", rowsPerView, views, sharedViews);
-                    logScale(result);
+                for (int i = 0; i < scaleOnly.size(); i++) {
+                    logScale(Scale.measure(stack, "small", rowsPerView, scaleOnly.get(i), sharedViews,
+                        i == scaleOnly.size() - 1));
                 }
             }
             return 0;
@@ -196,10 +197,10 @@ public final class BenchCommand implements Callable<Integer> {
             log("recovery");
             recovery = Recovery.measure(stack.service(), BackfillQuery.GROUP_BY_1K, uninterrupted.rows());
             // Here, where the broker's threads and heap are not kafka-mv's.
-            scale.addAll(scale(stack.service(), mode.scaleRows(), mode.scaleViews(), false));
+            scale.addAll(scale(stack, mode.scaleRows(), mode.scaleViews(), false, mode.sharedScaleViews().isEmpty()));
             // A failed step leaves its views behind (they are dropped only after a step that finished).
             if (scale.stream().allMatch(step -> step.failure() == null)) {
-                scale.addAll(scale(stack.service(), mode.scaleRows(), mode.sharedScaleViews(), true));
+                scale.addAll(scale(stack, mode.scaleRows(), mode.sharedScaleViews(), true, true));
             }
         }
         String plotFile = "benchmarks-progress.svg";
@@ -220,13 +221,19 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Each step of many views at once, up to the first that does not finish: the steps after it would only fail the same way. */
-    private static List<Scale.Result> scale(KafkaMvService service, long rowsPerView, List<Integer> steps, boolean shared) {
+    /**
+     * Each step of many views at once, up to the first that does not finish: the steps after it would only fail the same
+     * way. With {@code steadyLoadOnLast}, the last step also measures its views' {@link SteadyLoad}.
+     */
+    private static List<Scale.Result> scale(BenchStack stack, long rowsPerView, List<Integer> steps, boolean shared,
+                                            boolean steadyLoadOnLast) {
         List<Scale.Result> results = new ArrayList<>();
-        for (int views : steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            int views = steps.get(i);
             log("%d views at once%s", views, shared ? ", shared_views = on" : "");
             try {
-                results.add(Scale.measure(service, "small", rowsPerView, views, shared));
+                results.add(Scale.measure(stack, "small", rowsPerView, views, shared,
+                    steadyLoadOnLast && i == steps.size() - 1));
                 logScale(results.get(results.size() - 1));
             } catch (Exception failed) {
                 // A step that overwhelms the instance is a result too.
@@ -242,6 +249,12 @@ public final class BenchCommand implements Callable<Integer> {
         log("%d views of %,d rows%s: %.1f s (%.0f rows/s per view), heap %.0f MiB, resident %.0f MiB, %.0f live threads",
             result.views(), result.rowsPerView(), result.shared() ? ", shared" : "", result.seconds(),
             result.rowsPerSecondPerView(), result.heapMiB(), result.residentMiB(), result.threads());
+        if (result.steady() != null) {
+            SteadyLoad.Result steady = result.steady();
+            log("  their source written at %,d rows/s for %.0f s: kafka-mv %.2f cores, broker %.2f cores (idle: %.2f and "
+                + "%.2f)", steady.rate(), steady.seconds(), steady.serviceCores(), steady.brokerCores(),
+                steady.idleServiceCores(), steady.idleBrokerCores());
+        }
     }
 
     private static void logLatency(SteadyStateLatency.Result latency) {

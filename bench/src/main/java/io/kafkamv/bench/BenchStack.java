@@ -18,6 +18,7 @@ public final class BenchStack implements AutoCloseable {
     private final KafkaMvService service;
     private final EventTopics topics;
     private long events;
+    private long smallRows;
 
     private BenchStack(BrokerSetup setup, ChildJvm broker, KafkaMvService service) {
         this.setup = setup;
@@ -53,6 +54,7 @@ public final class BenchStack implements AutoCloseable {
         topics.create(EventTopics.EVENTS, EventTopics.DIMS, SMALL);
         topics.appendDims();
         topics.appendEvents(SMALL, 0, smallRows);
+        this.smallRows = smallRows;
         try (var connection = service.connect(); var statement = connection.createStatement()) {
             for (String source : List.of("events:" + EventTopics.EVENTS, "small:" + SMALL)) {
                 String[] nameAndTopic = source.split(":");
@@ -74,6 +76,16 @@ public final class BenchStack implements AutoCloseable {
             topics.appendEvents(EventTopics.EVENTS, events, rows);
             events = rows;
         }
+    }
+
+    /** Appends events to the small topic at {@code rate} per second for {@code duration}. */
+    public void writeSmallAt(int rate, Duration duration) {
+        smallRows = topics.appendEventsAt(SMALL, smallRows, rate, duration);
+    }
+
+    /** CPU time the broker's JVM has used so far; empty when the broker runs in kafka-mv's (embedded). */
+    public java.util.Optional<Duration> brokerCpuTime() {
+        return broker == null ? java.util.Optional.empty() : java.util.Optional.of(broker.cpuTime());
     }
 
     public BenchContext context(Path workDir, Path logDir) {

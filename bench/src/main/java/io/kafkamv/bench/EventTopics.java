@@ -47,11 +47,36 @@ public final class EventTopics {
     public void appendEvents(String topic, long from, long to) {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             for (long id = from; id < to; id++) {
-                String value = "{\"id\":" + id + ",\"g\":" + id % GROUPS + ",\"v\":" + id % 100 + "}";
-                producer.send(new ProducerRecord<>(topic, bytes(Long.toString(id)), bytes(value)));
+                producer.send(new ProducerRecord<>(topic, bytes(Long.toString(id)), bytes(event(id))));
             }
             producer.flush();
         }
+    }
+
+    /**
+     * Appends events with ids from {@code from} at {@code rate} per second for {@code duration}, in a batch every 100 ms,
+     * by one producer; returns the id after the last.
+     */
+    public long appendEventsAt(String topic, long from, int rate, java.time.Duration duration) {
+        long perTick = Math.max(1, rate / 10);
+        long ticks = duration.toMillis() / 100;
+        long start = System.nanoTime();
+        long id = from;
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (long tick = 0; tick < ticks; tick++) {
+                // Pacing, not waiting for anything: each batch goes out at its time.
+                java.util.concurrent.locks.LockSupport.parkNanos(start + tick * 100_000_000L - System.nanoTime());
+                for (long end = id + perTick; id < end; id++) {
+                    producer.send(new ProducerRecord<>(topic, bytes(Long.toString(id)), bytes(event(id))));
+                }
+            }
+            producer.flush();
+        }
+        return id;
+    }
+
+    private static String event(long id) {
+        return "{\"id\":" + id + ",\"g\":" + id % GROUPS + ",\"v\":" + id % 100 + "}";
     }
 
     public void appendDims() {

@@ -1,5 +1,6 @@
 package io.kafkamv.bench.measure;
 
+import io.kafkamv.bench.BenchStack;
 import io.kafkamv.bench.KafkaMvService;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -19,13 +20,14 @@ public final class Scale {
 
     /**
      * {@code failure} is null for a step that finished, else why it did not (the other numbers are then NaN);
-     * {@code shared}: created under {@code shared_views = on}, measured once all had moved into the shared application.
+     * {@code shared}: created under {@code shared_views = on}, measured once all had moved into the shared application;
+     * {@code steady}: what the views cost while their source was written to, null where not measured.
      */
     public record Result(int views, boolean shared, long rowsPerView, double seconds, double heapMiB, double residentMiB,
-                         double threads, String failure) {
+                         double threads, SteadyLoad.Result steady, String failure) {
 
         public static Result failed(int views, boolean shared, long rowsPerView, Exception cause) {
-            return new Result(views, shared, rowsPerView, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            return new Result(views, shared, rowsPerView, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null,
                 String.valueOf(cause.getMessage()));
         }
 
@@ -43,14 +45,18 @@ public final class Scale {
     /**
      * Creates {@code views} GROUP BY views over {@code source} in the background and waits for all; with
      * {@code shared}, under {@code shared_views = on}, and the heap and threads are read once every view has moved into
-     * the shared application (their own consumer groups are gone), which the log says how long after the WAIT.
+     * the shared application (their own consumer groups are gone), which the log says how long after the WAIT. With
+     * {@code steadyLoad}, the views' {@link SteadyLoad} is measured before they are dropped: it adds rows to their
+     * source, so only a run's last step measures it.
      */
-    public static Result measure(KafkaMvService service, String source, long rowsPerView, int views, boolean shared)
-        throws Exception {
+    public static Result measure(BenchStack stack, String source, long rowsPerView, int views, boolean shared,
+                                 boolean steadyLoad) throws Exception {
+        KafkaMvService service = stack.service();
         long start = System.nanoTime();
         double seconds;
         String metrics;
         double resident;
+        SteadyLoad.Result steady;
         try (Connection connection = service.connect(); Statement statement = connection.createStatement()) {
             statement.execute("ALTER SYSTEM SET shared_views = " + (shared ? "on" : "off"));
             statement.execute("SET BACKGROUND_DDL = true");
@@ -67,12 +73,13 @@ public final class Scale {
             }
             metrics = service.metrics();
             resident = service.residentMiB();
+            steady = steadyLoad ? SteadyLoad.measure(stack) : null;
             for (int i = 0; i < views; i++) {
                 statement.execute("DROP MATERIALIZED VIEW bench_scale_" + i);
             }
         }
         return new Result(views, shared, rowsPerView, seconds, sum(HEAP, metrics) / (1024 * 1024), resident,
-            sum(THREADS, metrics), null);
+            sum(THREADS, metrics), steady, null);
     }
 
     private static void awaitOwnGroupsGone(KafkaMvService service, Statement statement) throws Exception {

@@ -140,6 +140,17 @@ public final class BenchReport {
                 applications, scale.rowsPerView(), scale.seconds(), scale.rowsPerSecondPerView(), scale.heapMiB(),
                 scale.residentMiB(), scale.threads()));
         }
+        for (Scale.Result scale : results.scale()) {
+            if (scale.steady() != null) {
+                var steady = scale.steady();
+                md.append(String.format(Locale.ROOT, "%nThe %d views (%s applications) while their source was written at "
+                        + "%,d rows/s for %.0f s: kafka-mv used %.2f cores and the broker %.2f (idle, before: %.2f and %.2f). "
+                        + "Each view's commit is a transaction, whose markers the broker writes to every partition the view "
+                        + "wrote since the last.%n", scale.views(), scale.shared() ? "shared" : "own", steady.rate(),
+                    steady.seconds(), steady.serviceCores(), steady.brokerCores(), steady.idleServiceCores(),
+                    steady.idleBrokerCores()));
+            }
+        }
 
         md.append("\n## Micro benchmarks (JMH, operations per second)\n\n| benchmark | ops/s | ± |\n|---|---:|---:|\n");
         for (Micro.Result micro : results.micro()) {

@@ -33,8 +33,8 @@ class BenchReportTest {
     void judgesTheManyViewsGoalsOnTheStepsThatFinished() {
         BenchResults results = results(List.of(backfill(BackfillQuery.GROUP_BY_1K, 10.0, 30.0)));
         results = withScale(results, List.of(
-            new Scale.Result(100, false, 100_000, 130.0, 850, 3000, 1130, null),
-            new Scale.Result(100, true, 100_000, 140.0, 400, 2100, 31, null),
+            new Scale.Result(100, false, 100_000, 130.0, 850, 3000, 1130, null, null),
+            new Scale.Result(100, true, 100_000, 140.0, 400, 2100, 31, null, null),
             Scale.Result.failed(500, true, 100_000, new IllegalStateException("too many open files"))));
 
         String report = BenchReport.markdown(results);
@@ -50,7 +50,7 @@ class BenchReportTest {
     @Test
     void saysAManyViewsGoalWasNotMeasuredWhereNoStepMeasuredIt() {
         BenchResults results = withScale(results(List.of(backfill(BackfillQuery.GROUP_BY_1K, 10.0, 30.0))),
-            List.of(new Scale.Result(10, false, 100_000, 7.0, 150, 900, 140, null)));
+            List.of(new Scale.Result(10, false, 100_000, 7.0, 150, 900, 140, null, null)));
 
         String report = BenchReport.markdown(results);
 

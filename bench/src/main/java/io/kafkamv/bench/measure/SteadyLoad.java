@@ -1,0 +1,51 @@
+package io.kafkamv.bench.measure;
+
+import io.kafkamv.bench.BenchStack;
+import java.time.Duration;
+
+/**
+ * What views that stand cost while their source is written to: the CPU of kafka-mv and of the broker, idle and then with
+ * rows written at a steady rate. Each commit of a view is a transaction whose markers the broker writes to every
+ * partition the view wrote since the last, so this is where a shorter commit interval shows.
+ */
+public final class SteadyLoad {
+
+    /** CPU in cores (CPU seconds per second); the broker's are NaN when it runs in kafka-mv's JVM (embedded). */
+    public record Result(int rate, double seconds, double idleServiceCores, double idleBrokerCores, double serviceCores,
+                         double brokerCores) {
+    }
+
+    private static final Duration IDLE = Duration.ofSeconds(10);
+    private static final Duration WRITING = Duration.ofSeconds(20);
+    private static final int RATE = 1_000;
+
+    private SteadyLoad() {
+    }
+
+    /** Measures the stack's CPU idle, then while its small topic (the many-views step's source) is written to. */
+    public static Result measure(BenchStack stack) {
+        Cpu idleStart = Cpu.of(stack);
+        java.util.concurrent.locks.LockSupport.parkNanos(IDLE.toNanos());
+        Cpu idleEnd = Cpu.of(stack);
+        stack.writeSmallAt(RATE, WRITING);
+        Cpu writingEnd = Cpu.of(stack);
+        return new Result(RATE, (writingEnd.nanos - idleEnd.nanos) / 1e9,
+            idleEnd.serviceCoresSince(idleStart), idleEnd.brokerCoresSince(idleStart),
+            writingEnd.serviceCoresSince(idleEnd), writingEnd.brokerCoresSince(idleEnd));
+    }
+
+    private record Cpu(long nanos, Duration service, Duration broker) {
+
+        static Cpu of(BenchStack stack) {
+            return new Cpu(System.nanoTime(), stack.service().cpuTime(), stack.brokerCpuTime().orElse(null));
+        }
+
+        double serviceCoresSince(Cpu start) {
+            return (service.toNanos() - start.service.toNanos()) / (double) (nanos - start.nanos);
+        }
+
+        double brokerCoresSince(Cpu start) {
+            return broker == null ? Double.NaN : (broker.toNanos() - start.broker.toNanos()) / (double) (nanos - start.nanos);
+        }
+    }
+}
