@@ -5,11 +5,13 @@ import io.kafkamv.bench.KafkaMvService;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.common.GroupState;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -36,6 +38,8 @@ public final class Scale {
         }
     }
 
+    /** The consumer group of the shared application. */
+    private static final String SHARED_GROUP = "kmv";
     private static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*} (\\S+)$");
     private static final Pattern THREADS = Pattern.compile("(?m)^jvm_threads_live_threads(?:\\{[^}]*})? (\\S+)$");
 
@@ -68,7 +72,7 @@ public final class Scale {
             seconds = (System.nanoTime() - start) / 1e9;
             if (shared) {
                 awaitOwnGroupsGone(service, statement);
-                System.out.printf("all %d views in the shared application %.1f s after the WAIT%n", views,
+                System.out.printf("all %d views in the shared application, and it stable, %.1f s after the WAIT%n", views,
                     (System.nanoTime() - start) / 1e9 - seconds);
             }
             metrics = service.metrics();
@@ -82,6 +86,7 @@ public final class Scale {
             sum(THREADS, metrics), steady, null);
     }
 
+    /** Until every view's own consumer group is gone and the shared application's group is stable. */
     private static void awaitOwnGroupsGone(KafkaMvService service, Statement statement) throws Exception {
         Set<String> own = new HashSet<>();
         try (ResultSet jobs = statement.executeQuery("SELECT id FROM kafka_mv.jobs WHERE name LIKE 'bench_scale_%'")) {
@@ -96,11 +101,14 @@ public final class Scale {
             while (true) {
                 Set<String> left = new HashSet<>(own);
                 left.retainAll(admin.listGroups().all().get().stream().map(GroupListing::groupId).toList());
-                if (left.isEmpty()) {
+                // The last move ends by starting the shared application again, which opens every view's stores.
+                if (left.isEmpty() && admin.describeConsumerGroups(List.of(SHARED_GROUP)).all().get().get(SHARED_GROUP)
+                    .groupState() == GroupState.STABLE) {
                     return;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(left.size() + " views still run alone 10 minutes after the WAIT");
+                    throw new IllegalStateException(left.size() + " views still run alone, or the shared application "
+                        + "has not settled, 10 minutes after the WAIT");
                 }
                 Thread.sleep(500);
             }

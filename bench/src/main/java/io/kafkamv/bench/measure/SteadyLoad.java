@@ -18,12 +18,19 @@ public final class SteadyLoad {
     private static final Duration IDLE = Duration.ofSeconds(10);
     private static final Duration WRITING = Duration.ofSeconds(20);
     private static final int RATE = 1_000;
+    private static final double SETTLED_CORES = 0.25;
+    private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(2);
 
     private SteadyLoad() {
     }
 
-    /** Measures the stack's CPU idle, then while its small topic (the many-views step's source) is written to. */
+    /**
+     * Measures the stack's CPU idle, then while its small topic (the many-views step's source) is written to. Idle
+     * begins once kafka-mv's CPU has settled: a shared application just started again still initializes and restores
+     * its tasks for some seconds after its group is stable.
+     */
     public static Result measure(BenchStack stack) {
+        awaitSettled(stack);
         Cpu idleStart = Cpu.of(stack);
         java.util.concurrent.locks.LockSupport.parkNanos(IDLE.toNanos());
         Cpu idleEnd = Cpu.of(stack);
@@ -32,6 +39,23 @@ public final class SteadyLoad {
         return new Result(RATE, (writingEnd.nanos - idleEnd.nanos) / 1e9,
             idleEnd.serviceCoresSince(idleStart), idleEnd.brokerCoresSince(idleStart),
             writingEnd.serviceCoresSince(idleEnd), writingEnd.brokerCoresSince(idleEnd));
+    }
+
+    /** Until a second in which kafka-mv used less than {@link #SETTLED_CORES}, or {@link #SETTLE_TIMEOUT} has passed. */
+    private static void awaitSettled(BenchStack stack) {
+        long start = System.nanoTime();
+        Cpu last = Cpu.of(stack);
+        while (System.nanoTime() - start < SETTLE_TIMEOUT.toNanos()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+            Cpu now = Cpu.of(stack);
+            if (now.serviceCoresSince(last) < SETTLED_CORES) {
+                System.out.printf("kafka-mv settled %.1f s after its views did%n", (System.nanoTime() - start) / 1e9);
+                return;
+            }
+            last = now;
+        }
+        System.out.printf("kafka-mv did not settle below %.2f cores within %d s; measuring idle anyway%n", SETTLED_CORES,
+            SETTLE_TIMEOUT.toSeconds());
     }
 
     private record Cpu(long nanos, Duration service, Duration broker) {
