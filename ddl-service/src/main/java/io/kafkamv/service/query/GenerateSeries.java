@@ -1,5 +1,7 @@
 package io.kafkamv.service.query;
 
+import java.util.List;
+
 import io.kafkamv.service.error.SqlError;
 import io.kafkamv.service.error.SqlState;
 import org.apache.calcite.DataContext;
@@ -16,42 +18,61 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's {@code generate_series(start, stop [, step])}: the integers from start to stop, step apart
- * (1 unless given; a negative step counts down), one row each.
+ * (1 unless given; a negative step counts down), one row each: integers of integer arguments, else bigints, as in
+ * PostgreSQL.
  */
 public final class GenerateSeries extends AbstractTable implements ScannableTable {
 
     private final long start;
     private final long stop;
     private final long step;
+    /** Whether its values are integers (of integer arguments), else bigints, as PostgreSQL types them. */
+    private final boolean integers;
 
-    private GenerateSeries(long start, long stop, long step) {
-        this.start = start;
-        this.stop = stop;
-        this.step = step;
-    }
-
-    /** Called by Calcite for {@code generate_series(a, b)}. */
-    public static ScannableTable generateSeries(long start, long stop) {
-        return new GenerateSeries(start, stop, 1);
-    }
-
-    /** Called by Calcite for {@code generate_series(a, b, step)}. */
-    public static ScannableTable generateSeriesBy(long start, long stop, long step) {
+    private GenerateSeries(long start, long stop, long step, boolean integers) {
         if (step == 0) {
             throw SqlError.of(SqlState.INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         }
-        return new GenerateSeries(start, stop, step);
+        this.start = start;
+        this.stop = stop;
+        this.step = step;
+        this.integers = integers;
     }
 
-    /** Adds both forms to a schema under PostgreSQL's name. */
+    /**
+     * Called by Calcite for {@code generate_series(a, b)} of integers. Boxed: Calcite asks for the row type of a call
+     * whose arguments are columns with nulls for them; a null argument is an empty series, as in PostgreSQL.
+     */
+    public static ScannableTable generateIntegers(Integer start, Integer stop) {
+        return generateIntegersBy(start, stop, 1);
+    }
+
+    /** Called by Calcite for {@code generate_series(a, b, step)} of integers. */
+    public static ScannableTable generateIntegersBy(Integer start, Integer stop, Integer step) {
+        return start == null || stop == null || step == null ? new GenerateSeries(1, 0, 1, true)
+            : new GenerateSeries(start, stop, step, true);
+    }
+
+    /** Called by Calcite for {@code generate_series(a, b)} of bigints. */
+    public static ScannableTable generateSeries(long start, long stop) {
+        return new GenerateSeries(start, stop, 1, false);
+    }
+
+    /** Called by Calcite for {@code generate_series(a, b, step)} of bigints. */
+    public static ScannableTable generateSeriesBy(long start, long stop, long step) {
+        return new GenerateSeries(start, stop, step, false);
+    }
+
+    /** Adds every form to a schema under PostgreSQL's name. */
     static void addTo(SchemaPlus schema) {
-        schema.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeries"));
-        schema.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, "generateSeriesBy"));
+        for (String method : List.of("generateIntegers", "generateIntegersBy", "generateSeries", "generateSeriesBy")) {
+            schema.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, method));
+        }
     }
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory factory) {
-        return factory.builder().add("generate_series", SqlTypeName.BIGINT).build();
+        return factory.builder().add("generate_series", integers ? SqlTypeName.INTEGER : SqlTypeName.BIGINT).build();
     }
 
     @Override
@@ -65,7 +86,7 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
 
                     @Override
                     public Object[] current() {
-                        return new Object[] {next};
+                        return new Object[] {integers ? (Object) (int) next : (Object) next};
                     }
 
                     @Override
