@@ -17,7 +17,6 @@ import io.kafkamv.compiler.functions.TextFunctions;
 import io.kafkamv.compiler.parser.impl.KafkaMvSqlParserImpl;
 import io.kafkamv.compiler.postgres.BooleanCasts;
 import io.kafkamv.compiler.postgres.DatetimeArithmetic;
-import io.kafkamv.compiler.postgres.IntegerRemainders;
 import io.kafkamv.compiler.postgres.PostgresIntervals;
 import io.kafkamv.compiler.postgres.UnconstrainedNumerics;
 import io.kafkamv.compiler.types.InvalidInputException;
@@ -179,7 +178,6 @@ public final class KafkaMvParser extends KafkaMvSqlParserImpl {
             }
             if (call instanceof SqlBasicCall basic) {
                 DatetimeArithmetic.adopt(basic);
-                IntegerRemainders.adopt(basic);
             }
             if (call instanceof SqlSelect select) {
                 nameNowColumns(select);

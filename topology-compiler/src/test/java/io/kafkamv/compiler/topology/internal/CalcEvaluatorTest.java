@@ -43,23 +43,4 @@ class CalcEvaluatorTest {
         assertThat(CalcEvaluator.of(stored, INPUT, (step, what, e) -> { }).project(new Object[] {null}))
             .containsExactly((Object) null);
     }
-
-    /**
-     * bigint % integer is a bigint now, as in PostgreSQL. A view stored before has {@code MOD(id, n)} typed integer,
-     * which now derives a bigint: it keeps writing integers.
-     */
-    @Test
-    void aRemainderStoredAsTheDivisorsTypeKeepsIt() {
-        RowSchema input = new RowSchema(List.of(Column.of("id", SqlType.BIGINT), Column.of("n", SqlType.INTEGER)), List.of());
-        String before = "SELECT MOD(\"id\", \"n\") AS \"r\" FROM \"input\"";
-        String now = "SELECT MOD(\"id\", CAST(\"n\" AS BIGINT)) AS \"r\" FROM \"input\"";
-        CalcStep stored = new CalcStep("calc-1", "scan-1", before,
-            new RowSchema(List.of(Column.of("r", SqlType.INTEGER)), List.of()), List.of());
-        CalcStep current = new CalcStep("calc-1", "scan-1", now,
-            new RowSchema(List.of(Column.of("r", SqlType.BIGINT)), List.of()), List.of());
-        Object[] row = {-7_000_000_007L, 1_000};
-
-        assertThat(CalcEvaluator.of(stored, input, (step, what, e) -> { }).project(row)).containsExactly(-7);
-        assertThat(CalcEvaluator.of(current, input, (step, what, e) -> { }).project(row)).containsExactly(-7L);
-    }
 }
