@@ -40,8 +40,9 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
     }
 
     /**
-     * Called by Calcite for {@code generate_series(a, b)} of integers. Boxed: Calcite asks for the row type of a call
-     * whose arguments are columns with nulls for them; a null argument is an empty series, as in PostgreSQL.
+     * Called by Calcite for {@code generate_series(a, b)} of integers. Each form takes boxed values: Calcite asks for
+     * the row type of a call whose arguments are columns with nulls for them, and a null argument is an empty series,
+     * as in PostgreSQL.
      */
     public static ScannableTable generateIntegers(Integer start, Integer stop) {
         return generateIntegersBy(start, stop, 1);
@@ -54,18 +55,22 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
     }
 
     /** Called by Calcite for {@code generate_series(a, b)} of bigints. */
-    public static ScannableTable generateSeries(long start, long stop) {
-        return new GenerateSeries(start, stop, 1, false);
+    public static ScannableTable generateSeries(Long start, Long stop) {
+        return generateSeriesBy(start, stop, 1L);
     }
 
     /** Called by Calcite for {@code generate_series(a, b, step)} of bigints. */
-    public static ScannableTable generateSeriesBy(long start, long stop, long step) {
-        return new GenerateSeries(start, stop, step, false);
+    public static ScannableTable generateSeriesBy(Long start, Long stop, Long step) {
+        return start == null || stop == null || step == null ? new GenerateSeries(1, 0, 1, false)
+            : new GenerateSeries(start, stop, step, false);
     }
 
-    /** Adds every form to a schema under PostgreSQL's name. */
+    /**
+     * Adds every form to a schema under PostgreSQL's name. The bigint forms first: arguments that fit none exactly (a
+     * numeric) are cast to the first form that takes them, and a bigint holds more of them.
+     */
     static void addTo(SchemaPlus schema) {
-        for (String method : List.of("generateIntegers", "generateIntegersBy", "generateSeries", "generateSeriesBy")) {
+        for (String method : List.of("generateSeries", "generateSeriesBy", "generateIntegers", "generateIntegersBy")) {
             schema.add("generate_series", TableFunctionImpl.create(GenerateSeries.class, method));
         }
     }
