@@ -251,7 +251,7 @@ public final class BenchCommand implements Callable<Integer> {
             result.rowsPerSecondPerView(), result.heapMiB(), result.residentMiB(), result.threads());
         if (result.steady() != null) {
             SteadyLoad.Result steady = result.steady();
-            log("  their source written at %,d rows/s for %.0f s: kafka-mv %.2f cores, broker %.2f cores (idle: %.2f and "
+            log("  their source written at %,.0f rows/s for %.0f s: kafka-mv %.2f cores, broker %.2f cores (idle: %.2f and "
                 + "%.2f)", steady.rate(), steady.seconds(), steady.serviceCores(), steady.brokerCores(),
                 steady.idleServiceCores(), steady.idleBrokerCores());
         }

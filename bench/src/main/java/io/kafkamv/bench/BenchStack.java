@@ -78,9 +78,11 @@ public final class BenchStack implements AutoCloseable {
         }
     }
 
-    /** Appends events to the small topic at {@code rate} per second for {@code duration}. */
-    public void writeSmallAt(int rate, Duration duration) {
+    /** Appends events to the small topic at {@code rate} per second for {@code duration}; returns how many. */
+    public long writeSmallAt(int rate, Duration duration) {
+        long before = smallRows;
         smallRows = topics.appendEventsAt(SMALL, smallRows, rate, duration);
+        return smallRows - before;
     }
 
     /** CPU time the broker's JVM has used so far; empty when the broker runs in kafka-mv's (embedded). */

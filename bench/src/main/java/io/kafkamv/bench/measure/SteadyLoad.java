@@ -10,8 +10,11 @@ import java.time.Duration;
  */
 public final class SteadyLoad {
 
-    /** CPU in cores (CPU seconds per second); the broker's are NaN when it runs in kafka-mv's JVM (embedded). */
-    public record Result(int rate, double seconds, double idleServiceCores, double idleBrokerCores, double serviceCores,
+    /**
+     * CPU in cores (CPU seconds per second); the broker's are NaN when it runs in kafka-mv's JVM (embedded).
+     * {@code rate}: the rows written per second over the {@code seconds} measured.
+     */
+    public record Result(double rate, double seconds, double idleServiceCores, double idleBrokerCores, double serviceCores,
                          double brokerCores) {
     }
 
@@ -19,7 +22,8 @@ public final class SteadyLoad {
     private static final Duration WRITING = Duration.ofSeconds(20);
     private static final int RATE = 1_000;
     private static final double SETTLED_CORES = 0.25;
-    private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(2);
+    private static final int SETTLED_SECONDS = 3;
+    private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(1);
 
     private SteadyLoad() {
     }
@@ -34,21 +38,27 @@ public final class SteadyLoad {
         Cpu idleStart = Cpu.of(stack);
         java.util.concurrent.locks.LockSupport.parkNanos(IDLE.toNanos());
         Cpu idleEnd = Cpu.of(stack);
-        stack.writeSmallAt(RATE, WRITING);
+        long written = stack.writeSmallAt(RATE, WRITING);
         Cpu writingEnd = Cpu.of(stack);
-        return new Result(RATE, (writingEnd.nanos - idleEnd.nanos) / 1e9,
+        double seconds = (writingEnd.nanos - idleEnd.nanos) / 1e9;
+        return new Result(written / seconds, seconds,
             idleEnd.serviceCoresSince(idleStart), idleEnd.brokerCoresSince(idleStart),
             writingEnd.serviceCoresSince(idleEnd), writingEnd.brokerCoresSince(idleEnd));
     }
 
-    /** Until a second in which kafka-mv used less than {@link #SETTLED_CORES}, or {@link #SETTLE_TIMEOUT} has passed. */
+    /**
+     * Until {@link #SETTLED_SECONDS} seconds in a row in each of which kafka-mv used less than {@link #SETTLED_CORES}
+     * (one quiet second can fall between two stores restored), or {@link #SETTLE_TIMEOUT} has passed.
+     */
     private static void awaitSettled(BenchStack stack) {
         long start = System.nanoTime();
         Cpu last = Cpu.of(stack);
+        int quiet = 0;
         while (System.nanoTime() - start < SETTLE_TIMEOUT.toNanos()) {
             java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
             Cpu now = Cpu.of(stack);
-            if (now.serviceCoresSince(last) < SETTLED_CORES) {
+            quiet = now.serviceCoresSince(last) < SETTLED_CORES ? quiet + 1 : 0;
+            if (quiet == SETTLED_SECONDS) {
                 System.out.printf("kafka-mv settled %.1f s after its views did%n", (System.nanoTime() - start) / 1e9);
                 return;
             }

@@ -144,7 +144,7 @@ public final class BenchReport {
             if (scale.steady() != null) {
                 var steady = scale.steady();
                 md.append(String.format(Locale.ROOT, "%nThe %d views (%s applications) while their source was written at "
-                        + "%,d rows/s for %.0f s: kafka-mv used %.2f cores and the broker %.2f (idle, before: %.2f and %.2f). "
+                        + "%,.0f rows/s for %.0f s: kafka-mv used %.2f cores and the broker %.2f (idle, before: %.2f and %.2f). "
                         + "Each view's commit is a transaction, whose markers the broker writes to every partition the view "
                         + "wrote since the last.%n", scale.views(), scale.shared() ? "shared" : "own", steady.rate(),
                     steady.seconds(), steady.serviceCores(), steady.brokerCores(), steady.idleServiceCores(),
