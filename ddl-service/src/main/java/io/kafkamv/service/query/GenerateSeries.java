@@ -50,8 +50,7 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
 
     /** Called by Calcite for {@code generate_series(a, b, step)} of integers. */
     public static ScannableTable generateIntegersBy(Integer start, Integer stop, Integer step) {
-        return start == null || stop == null || step == null ? new GenerateSeries(1, 0, 1, true)
-            : new GenerateSeries(start, stop, step, true);
+        return series(start, stop, step, true);
     }
 
     /** Called by Calcite for {@code generate_series(a, b)} of bigints. */
@@ -61,8 +60,12 @@ public final class GenerateSeries extends AbstractTable implements ScannableTabl
 
     /** Called by Calcite for {@code generate_series(a, b, step)} of bigints. */
     public static ScannableTable generateSeriesBy(Long start, Long stop, Long step) {
-        return start == null || stop == null || step == null ? new GenerateSeries(1, 0, 1, false)
-            : new GenerateSeries(start, stop, step, false);
+        return series(start, stop, step, false);
+    }
+
+    private static ScannableTable series(Number start, Number stop, Number step, boolean integers) {
+        return start == null || stop == null || step == null ? new GenerateSeries(1, 0, 1, integers)
+            : new GenerateSeries(start.longValue(), stop.longValue(), step.longValue(), integers);
     }
 
     /**
