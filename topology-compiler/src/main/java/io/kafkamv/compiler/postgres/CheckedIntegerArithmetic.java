@@ -62,9 +62,9 @@ public final class CheckedIntegerArithmetic extends RexShuttle {
     /**
      * {@code x % y} of integers of two widths, both made the wider: Calcite's generated code finds no Java method
      * for a {@code long} and an {@code int} and computes the remainder in BigDecimal, 0.75 µs a row ({@code INSERT ...
-     * SELECT i, i % 1000, i % 100 FROM generate_series(1, 1000000)} took 2.5 s, 0.9 s without the remainders). The
-     * remainder is smaller than the divisor, so it keeps the type Calcite gave it. It cannot overflow, nor can the
-     * least bigint's remainder by -1, which is 0 in Java as in PostgreSQL.
+     * SELECT i, i % 1000, i % 100 FROM generate_series(1, 1000000)} took 2.5 s, 0.9 s without the remainders). Its type
+     * is the wider already ({@code PostgresTypeSystem}). It cannot overflow, nor can the least bigint's remainder by -1,
+     * which is 0 in Java as in PostgreSQL.
      */
     private RexNode remainderOfOneWidth(RexCall remainder) {
         List<RexNode> operands = remainder.getOperands();

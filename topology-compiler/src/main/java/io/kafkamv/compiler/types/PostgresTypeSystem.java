@@ -14,7 +14,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * batch query sums them as numerics; see the service's {@code PostgresQueryRules}.)
  * CASE and UNION branches of different lengths are text, not CHAR padded with spaces. A numeric
  * has up to 1,000 digits, as PostgreSQL's declared numerics do, not Calcite's 19: an average of
- * integers has 16 decimals, and in 19 digits it overflowed past 999.
+ * integers has 16 decimals, and in 19 digits it overflowed past 999. A remainder of integers of two widths has the
+ * wider type.
  */
 public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
 
@@ -80,6 +81,25 @@ public final class PostgresTypeSystem extends RelDataTypeSystemImpl {
         };
         return factory.createTypeWithNullability(sum, argumentType.isNullable());
     }
+
+    /**
+     * A remainder ({@code %}, {@code mod}) of integers of two widths has the wider type, as PostgreSQL's, which has a
+     * {@code %} for each width only and widens the narrower operand to call it; Calcite's is the divisor's. Both operators
+     * ask here first, and only numerics had an answer.
+     */
+    @Override
+    public RelDataType deriveDecimalModType(RelDataTypeFactory factory, RelDataType dividend, RelDataType divisor) {
+        Integer dividendWidth = INTEGER_WIDTHS.get(dividend.getSqlTypeName());
+        Integer divisorWidth = INTEGER_WIDTHS.get(divisor.getSqlTypeName());
+        if (dividendWidth != null && divisorWidth != null) {
+            return factory.createSqlType(dividendWidth >= divisorWidth ? dividend.getSqlTypeName()
+                : divisor.getSqlTypeName());
+        }
+        return super.deriveDecimalModType(factory, dividend, divisor);
+    }
+
+    private static final java.util.Map<SqlTypeName, Integer> INTEGER_WIDTHS = java.util.Map.of(
+        SqlTypeName.TINYINT, 1, SqlTypeName.SMALLINT, 2, SqlTypeName.INTEGER, 4, SqlTypeName.BIGINT, 8);
 
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argumentType) {
