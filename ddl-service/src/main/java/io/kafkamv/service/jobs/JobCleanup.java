@@ -78,12 +78,14 @@ final class JobCleanup {
 
     /**
      * Deletes the consumer groups and topics of the generations before the job's (see {@link Job#withGeneration}),
-     * once its current one has caught up: by then no instance runs an earlier one. Whether done.
+     * once its current one has caught up: by then no instance runs an earlier one. Transactions an earlier generation
+     * left open on its group's offsets are aborted first ({@link HangingTransactions#abortLeftBy}). Whether done.
      */
     boolean removeEarlierGenerations(Job job) {
         try {
             for (int generation = 0; generation < job.generation(); generation++) {
                 int earlier = generation;
+                abortLeftBy(job, earlier);
                 deleteGroup(ViewRuntime.applicationId(job.id(), earlier));
                 deleteTopics(topic -> ViewRuntime.isInternalTopicOf(topic, job.id(), earlier));
             }
@@ -96,6 +98,21 @@ final class JobCleanup {
             Thread.currentThread().interrupt();
         }
         return false;
+    }
+
+    /** A failure here leaves the transactions open, and does not hold back the rest of the cleanup. */
+    private void abortLeftBy(Job job, int generation) throws InterruptedException {
+        try {
+            List<HangingTransactions.Open> aborted = HangingTransactions.abortLeftBy(admin,
+                ViewRuntime.applicationId(job.id(), generation), PlanOutputTopics.of(job.plan()).owned().stream().toList());
+            if (!aborted.isEmpty()) {
+                LOG.info("Job {}: aborted the transactions its generation {} left open: {}", job.id(), generation,
+                    aborted);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Job {}: the transactions its generation {} left open are not known, and stay open if there are "
+                + "any: {}", job.id(), generation, e.toString());
+        }
     }
 
     private void deleteTopics(java.util.function.Predicate<String> which)

@@ -71,9 +71,11 @@ public final class JobRunner implements AutoCloseable {
     private final java.util.Set<Long> unreadableRecords = new java.util.HashSet<>();
     private static final Duration SWEEP_INTERVAL = Duration.ofMinutes(1);
     private long lastSweep = System.nanoTime();
-    /** Since when each backfill has stood at the same offsets, to restart one that stalls. */
-    private final Map<Long, Stall> stalls = new ConcurrentHashMap<>();
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
+    /** Each backfill's offsets, to restart one that stalls. */
+    private final StallWatch backfillStalls = new StallWatch(STALL_LIMIT);
+    /** What each created job has left to restore here, to start over one that a hanging transaction holds. */
+    private final StallWatch restoreStalls = new StallWatch(STALL_LIMIT);
     private final java.util.concurrent.atomic.AtomicBoolean reconcilePending = new java.util.concurrent.atomic.AtomicBoolean();
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-runner");
@@ -290,6 +292,9 @@ public final class JobRunner implements AutoCloseable {
             } else if (job.status() == JobStatus.CREATED && job.rebuilding() && local.runs(job.id())) {
                 trackRebuild(job);
             }
+            if (job.status() == JobStatus.CREATED) {
+                local.get(job.id()).ifPresent(runtime -> watchRestore(job, runtime));
+            }
         }
         try {
             sharing.reconcile(jobs, sourceLimitsByTopic().keySet());
@@ -300,7 +305,9 @@ public final class JobRunner implements AutoCloseable {
         reportHydration();
         rebuilds.keySet().removeIf(id -> !jobs.containsKey(id) || !jobs.get(id).rebuilding());
         sweepLocalState(jobs);
-        stalls.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
+        backfillStalls.retainOnly(id -> jobs.containsKey(id) && jobs.get(id).status() == JobStatus.CREATING);
+        restoreStalls.retainOnly(id -> jobs.containsKey(id) && jobs.get(id).status() == JobStatus.CREATED
+            && local.runs(id));
         visibility.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         progressWritten.keySet().removeIf(id -> !jobs.containsKey(id) || jobs.get(id).status() != JobStatus.CREATING);
         problems.retainOnly(jobs.keySet());
@@ -588,35 +595,99 @@ public final class JobRunner implements AutoCloseable {
      * Restarts this instance's Kafka Streams instance of a job whose backfill has not moved for
      * {@link #STALL_LIMIT} although nothing holds it back. A job once accepted must finish; this
      * is the last resort against a Streams instance that stops making progress (seen once in CI:
-     * tasks re-created after an unclean restart while the backfill throttle paused them never resumed).
+     * tasks re-created after an unclean restart while the backfill throttle paused them never resumed). One held by
+     * a hanging transaction would stall again after a restart: it starts over instead ({@link #startOverPast}).
      */
     private void restartIfStalled(Job job, BackfillProgress progress, ViewRuntime runtime) {
-        if (progress.done()) {
-            // The sources are read up to the targets; what is left (exchanges, partials) moves on without them.
-            stalls.remove(job.id());
+        if (progress.done() || job.rateLimit() == 0 || runtime.heldAtZero()) {
+            // Done: the sources are read up to the targets; what is left (exchanges, partials) moves on without them.
+            backfillStalls.forget(job.id());
             return;
         }
-        long now = System.nanoTime();
-        Stall last = stalls.get(job.id());
-        if (last == null || !last.consumed().equals(progress.consumed()) || job.rateLimit() == 0 || runtime.heldAtZero()) {
-            stalls.put(job.id(), new Stall(progress.consumed(), now));
+        StallWatch.Verdict verdict = backfillStalls.look(job.id(), progress.consumed(), System.nanoTime(),
+            () -> openTransactions(job, runtime));
+        List<HangingTransactions.Open> open;
+        if (verdict instanceof StallWatch.Held held) {
+            if (startOverPast(job, runtime, held.hanging())) {
+                return;
+            }
+            open = held.hanging();
+        } else if (verdict instanceof StallWatch.Stalled stalled) {
+            open = stalled.open();
+        } else {
             return;
         }
-        if (now - last.since() > STALL_LIMIT.toNanos()) {
-            LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (behind: {}; Kafka "
-                + "Streams state {}; threads: {}); restarting it on this instance", job.id(), job.objectName(),
-                STALL_LIMIT.toSeconds(), progress.behind(job.targetOffsets()), runtime.state(),
-                runtime.threadsDescription());
-            stalls.remove(job.id());
-            local.remove(job.id()).ifPresent(stalled -> {
-                stalled.stopToRestart();
-                LOG.info("Job {} stopped on this instance, leaving its group, to start again", job.id());
-            });
+        LOG.warn("Job {} ({}) made no backfill progress for {} s though nothing holds it back (behind: {}; Kafka "
+            + "Streams state {}; threads: {}; open transactions: {}); restarting it on this instance", job.id(),
+            job.objectName(), STALL_LIMIT.toSeconds(), progress.behind(job.targetOffsets()), runtime.state(),
+            runtime.threadsDescription(), open.isEmpty() ? "none" : open);
+        local.remove(job.id()).ifPresent(stalled -> {
+            stalled.stopToRestart();
+            LOG.info("Job {} stopped on this instance, leaving its group, to start again", job.id());
+        });
+    }
+
+    /**
+     * Starts over a created job whose restore here a hanging transaction holds: without it the view would never be
+     * whole here again, nor move on. A restore that stands still for another reason is only logged.
+     */
+    private void watchRestore(Job job, ViewRuntime runtime) {
+        Map<String, Long> left = runtime.restoreLeft();
+        if (left.isEmpty() || runtime.heldAtZero()) {
+            // A rate limit of 0 pauses the restore too.
+            restoreStalls.forget(job.id());
+            return;
+        }
+        StallWatch.Verdict verdict = restoreStalls.look(job.id(), left, System.nanoTime(),
+            () -> openTransactions(job, runtime));
+        if (verdict instanceof StallWatch.Held held) {
+            startOverPast(job, runtime, held.hanging());
+        } else if (verdict instanceof StallWatch.Stalled stalled) {
+            LOG.warn("Job {} ({}) restored nothing here for {} s (left: {}; threads: {}; open transactions: {})",
+                job.id(), job.objectName(), STALL_LIMIT.toSeconds(), left, runtime.threadsDescription(),
+                stalled.open().isEmpty() ? "none" : stalled.open());
         }
     }
 
-    private record Stall(Map<String, Long> consumed, long since) {
+    /**
+     * Starts the job over with empty state as its next generation (see {@link Job#withGeneration}): it is held by
+     * hanging transactions, and whether they committed cannot be known any more, so resuming on top of them could lose
+     * a committed record or count one twice. The next generation writes every row of the view again. The transactions
+     * are aborted once the earlier generation is cleaned up ({@link JobCleanup#removeEarlierGenerations}): aborted
+     * now, they would let the earlier generation, still running here and elsewhere for a moment, go on on top of them.
+     * Returns whether it did.
+     */
+    private boolean startOverPast(Job job, ViewRuntime runtime, List<HangingTransactions.Open> hanging) {
+        Job next;
+        try {
+            next = job.withGeneration(job.generation() + 1, offsets.ends(runtime.plan().sourceTopics()));
+        } catch (RuntimeException e) {
+            LOG.warn("Job {} ({}) is held by transactions nothing will end ({}), but its sources' ends are not known "
+                + "to start it over: {}", job.id(), job.objectName(), hanging, e.toString());
+            return false;
+        }
+        LOG.warn("Job {} ({}) is held by transactions nothing will end: {}. Their partitions have them open, but their "
+            + "coordinator is not ending them there (seen after an embedded broker was killed while a job committed). "
+            + "Whether they committed cannot be known, so the job starts over with empty state as generation {}{}",
+            job.id(), job.objectName(), hanging, next.generation(),
+            next.rebuilding() ? " and is not read until it has caught up with its sources" : "");
+        store.put(next);
+        return true;
     }
+
+    /** The transactions open on the partitions the job restores here and on its group's offsets; none when unknown. */
+    private List<HangingTransactions.Open> openTransactions(Job job, ViewRuntime runtime) {
+        try {
+            return HangingTransactions.on(admin, runtime.restoringPartitions(), ViewRuntime.applicationId(job));
+        } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            LOG.info("Job {} ({}): its open transactions are not known: {}", job.id(), job.objectName(), e.toString());
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
 
     /** Stops the job here; it may start here again at once, in the same state directory, so the close is over first. */
     private void stop(long jobId) {

@@ -74,8 +74,10 @@ public final class ViewReads {
 
     private void refuseWhileRebuilding(long jobId) {
         if (rebuilding(jobId)) {
-            throw new IncompleteReadException("it is being built again: its consumer group's offsets expired while no "
-                + "instance ran it", "it is readable again once it has read its sources again; the log says when", null);
+            throw new IncompleteReadException("it is being built again from its sources: its state could not be "
+                + "resumed (its consumer group's offsets expired while no instance ran it, or a transaction Kafka left "
+                + "open held it; the log says which)", "it is readable again once it has read its sources again; the "
+                + "log says when", null);
         }
     }
 

@@ -268,6 +268,16 @@ final class ViewRuntime implements LocalView, AutoCloseable {
             .collect(java.util.stream.Collectors.joining("; ", "", "; restoring " + restoring.left()));
     }
 
+    /** The records left to restore here, by store and changelog partition; empty when the job's state is whole. */
+    Map<String, Long> restoreLeft() {
+        return restoring.left();
+    }
+
+    /** The changelog partitions this instance is restoring the job's stores from. */
+    Set<org.apache.kafka.common.TopicPartition> restoringPartitions() {
+        return restoring.partitions();
+    }
+
     /**
      * Applies the job's current backfill rate limit while it creates its object, and the rate limits of the sources it
      * reads ({@code sourceLimits}, by topic) always; lifts them when none is left.
