@@ -15,8 +15,8 @@ import java.util.Locale;
 /** docs/benchmarks.md: the tables, the ratios and the goals of one run, written from its results only. */
 public final class BenchReport {
 
-    /** kafka-mv commits every 100 ms (JobShare.COMMIT_INTERVAL, which the bench cannot see), so a crash loses at most this. */
-    private static final double COMMIT_INTERVAL_SECONDS = 0.1;
+    /** kafka-mv commits every 50 ms (JobShare.COMMIT_INTERVAL, which the bench cannot see), so a crash loses at most this. */
+    private static final double COMMIT_INTERVAL_SECONDS = 0.05;
 
     private BenchReport() {
     }
@@ -113,7 +113,7 @@ public final class BenchReport {
         md.append(String.format(Locale.ROOT, "%n## Recovery%n%nWith the external broker, the %s background backfill of "
                 + "%,d rows, service killed with SIGKILL "
                 + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job resumed at %.2f%%, "
-                + "%,d source records behind the last progress seen before the kill (one 100 ms commit interval is "
+                + "%,d source records behind the last progress seen before the kill (one 50 ms commit interval is "
                 + "about %,d here; records processed since the last commit are discarded by the kill and not in this "
                 + "count, so it shows that the restart resumed, not what the kill cost); it finished "
                 + "%.1f s after CREATE, against %.1f s for the foreground CREATE of the same view uninterrupted (by a "

@@ -9,7 +9,7 @@ final class GoalLimits {
 
     static final String GROUP_BY = "At 1,000 groups the record caches fold most of each group's writes, and the "
         + "ratio grows with the rows (the full run's 10M): what each view pays once (its topics, two rebalances, its "
-        + "becoming visible) weighs more at 1M. kafka-mv also commits a transaction every 100 ms; the hand-written "
+        + "becoming visible) weighs more at 1M. kafka-mv also commits a transaction every 50 ms; the hand-written "
         + "app runs at least once and commits every second.";
 
     static final String PROJECTION = "The raw read only reads bytes; kafka-mv decodes each JSON record, evaluates the "
@@ -30,7 +30,7 @@ final class GoalLimits {
 
     static final String REPARTITIONED_LATENCY = "The row crosses a repartition topic (keyed by the primary key read "
         + "from the value), and with exactly-once processing the next step reads it once the transaction that wrote it "
-        + "has committed: every 100 ms, and the commit takes time of its own. `key.is_primary_key` skips the hop.";
+        + "has committed: every 50 ms, and the commit takes time of its own. `key.is_primary_key` skips the hop.";
 
     static final String MANY_VIEWS_TIME = "Every view is backfilled by an application of its own (8 at once): 100 "
         + "starts and 10M rows read and aggregated on two cores shared with the broker. Sharing moves views only "
