@@ -600,7 +600,8 @@ public final class JobRunner implements AutoCloseable {
      */
     private void restartIfStalled(Job job, BackfillProgress progress, ViewRuntime runtime) {
         if (progress.done() || job.rateLimit() == 0 || runtime.heldAtZero()) {
-            // Done: the sources are read up to the targets; what is left (exchanges, partials) moves on without them.
+            // Held on purpose, or done: the sources are read up to the targets, and what is left (exchanges, partials)
+            // moves on without them.
             backfillStalls.forget(job.id());
             return;
         }
@@ -687,7 +688,6 @@ public final class JobRunner implements AutoCloseable {
             return List.of();
         }
     }
-
 
     /** Stops the job here; it may start here again at once, in the same state directory, so the close is over first. */
     private void stop(long jobId) {
