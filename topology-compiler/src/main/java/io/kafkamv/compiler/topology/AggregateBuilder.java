@@ -1,17 +1,15 @@
 package io.kafkamv.compiler.topology;
 
-import java.util.List;
 import java.util.function.Supplier;
 
 import io.kafkamv.compiler.plan.AggregateStep.AggregateCall;
 import io.kafkamv.compiler.plan.AggregateStep;
 import io.kafkamv.compiler.topology.internal.Accumulator;
 import io.kafkamv.compiler.topology.internal.AccumulatorSerde;
+import io.kafkamv.compiler.topology.internal.AggregateResults;
 import io.kafkamv.compiler.topology.internal.PartialAggregator;
 import io.kafkamv.compiler.topology.internal.Rows;
-import io.kafkamv.compiler.topology.internal.SqlValues;
 import io.kafkamv.connectors.row.RowSerde;
-import io.kafkamv.connectors.schema.Column;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Grouped;
@@ -101,25 +99,9 @@ final class AggregateBuilder {
     }
 
     private KTable<Object[], Object[]> results(AggregateStep step, KTable<Object[], Accumulator> accumulators) {
-        AggregateCall[] calls = step.aggregates().toArray(AggregateCall[]::new);
-        List<Column> outputColumns = step.schema().columns();
-        boolean global = step.groupBy().isEmpty();
-        return accumulators.mapValues((groupKey, accumulator) -> {
-            // A group without rows is gone; the single row of a global aggregate stays (count 0).
-            if (accumulator.rows() <= 0 && !global) {
-                return null;
-            }
-            Object[] row = new Object[outputColumns.size()];
-            System.arraycopy(groupKey, 0, row, 0, groupKey.length);
-            for (int i = 0; i < calls.length; i++) {
-                Column column = outputColumns.get(groupKey.length + i);
-                try {
-                    row[groupKey.length + i] = SqlValues.convert(accumulator.result(calls[i], i), column.type());
-                } catch (ArithmeticException e) {
-                    context.errors().report(step.id(), column.name(), e);
-                }
-            }
-            return row;
-        }, Named.as(step.id() + "-result"));
+        AggregateResults results = new AggregateResults(step);
+        return accumulators.mapValues((groupKey, accumulator) -> results.row(groupKey, accumulator,
+            (column, failure) -> context.errors().report(step.id(), column.name(), failure)),
+            Named.as(step.id() + "-result"));
     }
 }

@@ -66,9 +66,26 @@ public final class AccumulatorSerde implements Serde<Accumulator> {
         return bytes.toByteArray();
     }
 
+    /**
+     * How many rows the accumulator encoded at {@code offset} holds, read without decoding the rest: a store keeps
+     * a group whose rows were all retracted (see {@link Accumulator#rows}).
+     */
+    public static long rows(byte[] bytes, int offset) {
+        long rows = 0;
+        for (int i = 0; i < Long.BYTES; i++) {
+            rows = rows << 8 | (bytes[offset + i] & 0xFF);
+        }
+        return rows;
+    }
+
     private Accumulator decode(byte[] bytes) {
+        return decode(bytes, 0);
+    }
+
+    /** The accumulator encoded at {@code offset} of {@code bytes}, to their end (a store keeps a timestamp before it). */
+    public Accumulator decode(byte[] bytes, int offset) {
         Accumulator accumulator = new Accumulator(calls);
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, offset, bytes.length - offset))) {
             accumulator.rows = in.readLong();
             for (int i = 0; i < calls; i++) {
                 accumulator.nonNull[i] = in.readLong();
