@@ -38,7 +38,7 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
     }
 
     private final List<ViewScan.StoredRows> partitions;
-    private final BiFunction<byte[], EncodedViewStore.Partition, T> read;
+    private final BiFunction<KeyValue<Bytes, byte[]>, EncodedViewStore.Partition, T> read;
     private final BlockingQueue<Batch<T>> batches;
     private final AtomicInteger nextPartition = new AtomicInteger();
     private final List<Thread> threads = new ArrayList<>();
@@ -47,11 +47,11 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
     private Iterator<T> current = Collections.emptyIterator();
 
     /**
-     * Starts reading: {@code read} makes what the reader takes of each stored value (a decoded row, or the row's
-     * bytes for another instance), or null to leave the value out.
+     * Starts reading: {@code read} makes what the reader takes of each stored entry (a decoded row, or the row's
+     * bytes for another instance), or null to leave the entry out.
      */
-    PartitionReads(List<ViewScan.StoredRows> partitions, BiFunction<byte[], EncodedViewStore.Partition, T> read,
-                   String threadName) {
+    PartitionReads(List<ViewScan.StoredRows> partitions,
+                   BiFunction<KeyValue<Bytes, byte[]>, EncodedViewStore.Partition, T> read, String threadName) {
         this.partitions = partitions;
         this.read = read;
         int count = Math.min(partitions.size(), Runtime.getRuntime().availableProcessors());
@@ -167,7 +167,7 @@ final class PartitionReads<T> implements Iterator<T>, AutoCloseable {
         List<T> batch = new ArrayList<>(BATCH);
         while (!closed && rows.entries().hasNext()) {
             KeyValue<Bytes, byte[]> entry = rows.entries().next();
-            T value = read.apply(entry.value, rows.store());
+            T value = read.apply(entry, rows.store());
             if (value != null) {
                 batch.add(value);
             }

@@ -11,15 +11,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.compiler.topology.EncodedViewStore;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The partitions of a view's rows and where they are read: a whole read must cover every partition, each from
@@ -31,13 +32,16 @@ final class ViewPartitions {
 
     private final KafkaStreams streams;
     private final String store;
+    /** How the store's rows are read. */
+    private final EncodedViewStore rows;
     /** The topics the store's tasks read, by full name: a task and its store partition per partition of them. */
     private final Set<String> sourceTopics;
     private volatile int count;
 
-    ViewPartitions(KafkaStreams streams, String store, Set<String> sourceTopics) {
+    ViewPartitions(KafkaStreams streams, String store, PhysicalPlan plan, Set<String> sourceTopics) {
         this.streams = streams;
         this.store = store;
+        this.rows = new EncodedViewStore(plan);
         this.sourceTopics = Set.copyOf(sourceTopics);
     }
 
@@ -104,10 +108,8 @@ final class ViewPartitions {
         List<ViewScan.StoredRows> opened = new ArrayList<>(partitions.size());
         try {
             for (int partition : partitions) {
-                EncodedViewStore.Partition store = streams.store(
-                    StoreQueryParameters.fromNameAndType(this.store, new EncodedViewStore()).withPartition(partition));
-                ViewScan.StoredRows rows = new ViewScan.StoredRows(store.all(), store);
-                opened.add(rows);
+                EncodedViewStore.Partition store = partition(partition);
+                opened.add(new ViewScan.StoredRows(store.all(), store));
             }
             return opened;
         } catch (RuntimeException e) {
@@ -121,8 +123,30 @@ final class ViewPartitions {
         return partition(partition).get(key);
     }
 
-    private ReadOnlyKeyValueStore<Object[], Object[]> partition(int partition) {
-        return streams.store(StoreQueryParameters.fromNameAndType(store,
-            QueryableStoreTypes.<Object[], Object[]>keyValueStore()).withPartition(partition));
+    /** The rows in the partitions active here now; an InvalidStateStoreException when one is not ready. */
+    long countHere() {
+        Set<Integer> here = new TreeSet<>();
+        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                task.topicPartitions().stream().filter(partition -> sourceTopics.contains(partition.topic()))
+                    .forEach(partition -> here.add(partition.partition()));
+            }
+        }
+        long rows = 0;
+        for (int partition : here) {
+            EncodedViewStore.Partition store = partition(partition);
+            try (var all = store.all()) {
+                while (all.hasNext()) {
+                    if (store.holdsRow(all.next().value)) {
+                        rows++;
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    private EncodedViewStore.Partition partition(int partition) {
+        return streams.store(StoreQueryParameters.fromNameAndType(store, rows).withPartition(partition));
     }
 }

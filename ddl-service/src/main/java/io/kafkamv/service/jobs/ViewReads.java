@@ -21,7 +21,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,11 +61,6 @@ public final class ViewReads {
         this.remoteRows = new RemoteViewRows(tokens);
     }
 
-    /** The rows of a job's view on this instance, if it runs here and its store is ready. */
-    public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> viewStore(long jobId) {
-        return local.view(jobId).flatMap(view -> view.rows().rows());
-    }
-
     /** Whether the job started over with empty state ({@link Job#withGeneration}) and holds part of its rows. */
     private boolean rebuilding(long jobId) {
         return jobs.apply(jobId).map(Job::rebuilding).orElse(false);
@@ -79,18 +73,6 @@ public final class ViewReads {
                 + "open held it; the log says which)", "it is readable again once it has read its sources again; the "
                 + "log says when", null);
         }
-    }
-
-    /** Like {@link #viewStore}, waiting up to {@code timeout} for a store that is restoring after a restart. */
-    public Optional<ReadOnlyKeyValueStore<Object[], Object[]>> awaitViewStore(long jobId, Duration timeout)
-        throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Optional<ReadOnlyKeyValueStore<Object[], Object[]>> store = viewStore(jobId);
-        while (store.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            store = viewStore(jobId);
-        }
-        return store;
     }
 
     /**
@@ -268,7 +250,7 @@ public final class ViewReads {
         }
         List<byte[]> rows = new ArrayList<>();
         try (PartitionReads<byte[]> scan = new PartitionReads<>(runtime.get().rows().partitions().open(partitions),
-                (stored, store) -> store.row(stored), "view-rows-" + jobId)) {
+                (entry, store) -> store.encodedRow(entry), "view-rows-" + jobId)) {
             scan.forEachRemaining(rows::add);
         } catch (InvalidStateStoreException | IllegalStateException | IncompleteReadException notReady) {
             return Optional.empty();

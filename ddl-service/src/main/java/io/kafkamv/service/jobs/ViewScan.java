@@ -44,9 +44,9 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
         this.codec = codec;
         this.columns = columns;
         this.remote = remote.iterator();
-        this.local = new PartitionReads<>(local, (stored, store) -> {
-            Object[] row = decode(stored, store.rowOffset());
-            return filter == null || filter.test(row) ? row : null;
+        this.local = new PartitionReads<>(local, (entry, store) -> {
+            Object[] row = store.row(entry, columns);
+            return row != null && (filter == null || filter.test(row)) ? row : null;
         }, threadName);
     }
 
@@ -67,11 +67,11 @@ public final class ViewScan implements Iterator<Object[]>, AutoCloseable {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        return local.hasNext() ? local.next() : decode(remote.next(), 0);
-    }
-
-    private Object[] decode(byte[] bytes, int offset) {
-        return columns == null ? codec.decode(bytes, offset) : codec.decode(bytes, offset, columns);
+        if (local.hasNext()) {
+            return local.next();
+        }
+        byte[] row = remote.next();
+        return columns == null ? codec.decode(row) : codec.decode(row, 0, columns);
     }
 
     @Override

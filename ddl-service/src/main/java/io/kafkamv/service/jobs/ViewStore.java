@@ -50,25 +50,12 @@ final class ViewStore {
         this.streams = streams;
         this.plan = plan;
         this.name = plan.store() == null ? null : prefix + plan.store();
-        this.partitions = new ViewPartitions(streams, name, name == null ? java.util.Set.of()
+        this.partitions = new ViewPartitions(streams, name, plan, name == null ? java.util.Set.of()
             : ViewPartitions.sourceTopics(topology, name, applicationId));
     }
 
     private boolean isRunning() {
         return streams.state() == KafkaStreams.State.RUNNING;
-    }
-
-    /** The view's rows on this instance, or empty while the store is not ready to be read. */
-    Optional<ReadOnlyKeyValueStore<Object[], Object[]>> rows() {
-        if (!isRunning() || name == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(streams.store(StoreQueryParameters.fromNameAndType(name,
-                QueryableStoreTypes.<Object[], Object[]>keyValueStore())));
-        } catch (RuntimeException notReady) {
-            return Optional.empty();
-        }
     }
 
     /** An index's entries on this instance (see IndexKeys), or empty while the store is not ready. */
@@ -133,14 +120,6 @@ final class ViewStore {
         if (!isRunning() || name == null) {
             return 0;
         }
-        long rows = 0;
-        try (var all = streams.store(StoreQueryParameters.fromNameAndType(name,
-            QueryableStoreTypes.<Object, Object>keyValueStore())).all()) {
-            while (all.hasNext()) {
-                all.next();
-                rows++;
-            }
-        }
-        return rows;
+        return partitions.countHere();
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import io.kafkamv.compiler.topology.EncodedViewStore;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -56,15 +55,14 @@ class PartitionReadsTest {
         }
     }
 
-    private static final EncodedViewStore.Partition STORE = new EncodedViewStore.Partition(null, 0);
-
+    /** The reads here take their rows from the entries alone: they need no store. */
     private static List<ViewScan.StoredRows> partitions(List<Entries> entries) {
-        return entries.stream().map(rows -> new ViewScan.StoredRows(rows, STORE)).toList();
+        return entries.stream().map(rows -> new ViewScan.StoredRows(rows, null)).toList();
     }
 
     private static PartitionReads<Integer> reads(List<Entries> entries) {
         return new PartitionReads<>(partitions(entries),
-            (stored, store) -> ((stored[0] & 0xff) << 16) | ((stored[1] & 0xff) << 8) | (stored[2] & 0xff), "test-scan");
+            (entry, store) -> ((entry.value[0] & 0xff) << 16) | ((entry.value[1] & 0xff) << 8) | (entry.value[2] & 0xff), "test-scan");
     }
 
     @Test

@@ -2,8 +2,10 @@ package io.kafkamv.compiler.topology;
 
 import java.util.List;
 
+import io.kafkamv.compiler.plan.PhysicalPlan;
 import io.kafkamv.connectors.row.RowCodec;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -29,23 +31,64 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  */
 public final class EncodedViewStore implements QueryableStoreType<EncodedViewStore.Partition> {
 
-    /**
-     * One store partition's bytes.
-     *
-     * @param rowOffset where a row's encoding begins in a stored value: a table's store keeps the row's timestamp
-     *                  before it
-     */
-    public record Partition(ReadOnlyKeyValueStore<Bytes, byte[]> bytes, int rowOffset) {
+    /** One store partition's bytes, and how its rows are read from them. */
+    public static final class Partition {
+
+        private final ReadOnlyKeyValueStore<Bytes, byte[]> bytes;
+        /** Where a stored value's encoding begins: a table's store keeps the row's timestamp before it. */
+        private final int valueOffset;
+        private final ViewRowReader rows;
+
+        private Partition(ReadOnlyKeyValueStore<Bytes, byte[]> bytes, int valueOffset, ViewRowReader rows) {
+            this.bytes = bytes;
+            this.valueOffset = valueOffset;
+            this.rows = rows;
+        }
 
         /** Every key and stored value of the partition, in key order; close it when done. */
         public KeyValueIterator<Bytes, byte[]> all() {
             return bytes.all();
         }
 
-        /** The row of a stored value, in {@link RowCodec}'s form, without what the store keeps before it. */
-        public byte[] row(byte[] stored) {
-            return rowOffset == 0 ? stored : java.util.Arrays.copyOfRange(stored, rowOffset, stored.length);
+        /** Whether a stored value is a row: count only those. */
+        public boolean holdsRow(byte[] stored) {
+            return rows.holdsRow(stored, valueOffset);
         }
+
+        /**
+         * The row of a stored entry, every column ({@code columns} null) or those asked for (ascending indexes), in
+         * that order; null when the entry is no row ({@link #holdsRow}).
+         */
+        public Object[] row(KeyValue<Bytes, byte[]> entry, int[] columns) {
+            return rows.holdsRow(entry.value, valueOffset)
+                ? rows.row(entry.key.get(), entry.value, valueOffset, columns) : null;
+        }
+
+        /** The row of a stored entry in {@link RowCodec}'s form, as another instance decodes it; null when none. */
+        public byte[] encodedRow(KeyValue<Bytes, byte[]> entry) {
+            return rows.holdsRow(entry.value, valueOffset)
+                ? rows.encodedRow(entry.key.get(), entry.value, valueOffset) : null;
+        }
+
+        /** The row of {@code key}, or null. */
+        public Object[] get(Object[] key) {
+            byte[] encodedKey = rows.key(key);
+            byte[] stored = bytes.get(Bytes.wrap(encodedKey));
+            return stored != null && rows.holdsRow(stored, valueOffset)
+                ? rows.row(encodedKey, stored, valueOffset, null) : null;
+        }
+
+        /** Where a stored value's encoding begins. */
+        int valueOffset() {
+            return valueOffset;
+        }
+    }
+
+    private final PhysicalPlan plan;
+
+    /** The store of {@code plan}'s rows. */
+    public EncodedViewStore(PhysicalPlan plan) {
+        this.plan = plan;
     }
 
     /** Every key-value store: one this type cannot read ({@link #of}) is an error of its own, not a store not here. */
@@ -62,7 +105,7 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
             throw new InvalidStateStoreException("store " + storeName + " was asked for " + stores.size()
                 + " partitions at once; ask for one with StoreQueryParameters.withPartition");
         }
-        return of((StateStore) stores.get(0));
+        return of((StateStore) stores.get(0), plan);
     }
 
     /**
@@ -70,12 +113,13 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
      *
      * @throws UnsupportedOperationException for a store that keeps headers with its rows ({@code dsl.store.format})
      */
-    public static Partition of(StateStore store) {
+    public static Partition of(StateStore store, PhysicalPlan plan) {
         if (WrappedStateStore.isHeadersAware(store)) {
             throw new UnsupportedOperationException("the view's store " + store.name() + " keeps record headers "
                 + "(dsl.store.format=headers), which kafka-mv's queries do not read; leave dsl.store.format unset");
         }
         KeyValueStore<Bytes, byte[]> bytes = ((MeteredKeyValueStore<?, ?>) store).wrapped();
-        return new Partition(bytes, store instanceof TimestampedKeyValueStore<?, ?> ? Long.BYTES : 0);
+        return new Partition(bytes, store instanceof TimestampedKeyValueStore<?, ?> ? Long.BYTES : 0,
+            ViewRowReader.of(plan));
     }
 }

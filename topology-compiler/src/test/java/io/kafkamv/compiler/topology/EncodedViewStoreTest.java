@@ -27,7 +27,7 @@ class EncodedViewStoreTest {
 
             EncodedViewStore.Partition store = harness.encodedStore();
 
-            assertThat(store.rowOffset()).isEqualTo(Long.BYTES);
+            assertThat(store.valueOffset()).isEqualTo(Long.BYTES);
             assertThat(read(store, view.relation().key(), view.relation().schema().columns()))
                 .containsExactlyInAnyOrderElementsOf(keyedRows(harness.storedRows(), 0))
                 .containsExactlyInAnyOrder(List.of(List.of(2L), List.of(2L, "two")),
@@ -44,7 +44,7 @@ class EncodedViewStoreTest {
 
             EncodedViewStore.Partition store = harness.encodedStore();
 
-            assertThat(store.rowOffset()).isZero();
+            assertThat(store.valueOffset()).isZero();
             assertThat(read(store, view.relation().key(), view.relation().schema().columns()))
                 .extracting(keyAndRow -> keyAndRow.get(1))
                 .containsExactlyInAnyOrderElementsOf(harness.storedRows())
@@ -59,9 +59,11 @@ class EncodedViewStoreTest {
         List<List<List<Object>>> read = new ArrayList<>();
         try (var all = store.all()) {
             all.forEachRemaining(entry -> {
-                assertThat(rows.decode(store.row(entry.value))).isEqualTo(rows.decode(entry.value, store.rowOffset()));
-                read.add(List.of(Arrays.asList(keys.decode(entry.key.get())),
-                    Arrays.asList(rows.decode(entry.value, store.rowOffset()))));
+                Object[] row = store.row(entry, null);
+                assertThat(rows.decode(store.encodedRow(entry))).isEqualTo(row);
+                assertThat(store.row(entry, new int[] {1})).containsExactly(row[1]);
+                assertThat(store.get(keys.decode(entry.key.get()))).isEqualTo(row);
+                read.add(List.of(Arrays.asList(keys.decode(entry.key.get())), Arrays.asList(row)));
             });
         }
         return read;

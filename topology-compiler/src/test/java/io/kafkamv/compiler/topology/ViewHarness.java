@@ -205,10 +205,10 @@ public final class ViewHarness implements AutoCloseable {
     /** The view's store partition as {@link EncodedViewStore} reads it, as queries do. */
     public EncodedViewStore.Partition encodedStore() {
         org.apache.kafka.streams.processor.StateStore store = driver.getAllStateStores().get(view.plan().store());
-        if (!new EncodedViewStore().accepts(store)) {
+        if (!new EncodedViewStore(view.plan()).accepts(store)) {
             throw new AssertionError("EncodedViewStore does not accept the view's store " + store.getClass().getName());
         }
-        return EncodedViewStore.of(store);
+        return EncodedViewStore.of(store, view.plan());
     }
 
     @Override
