@@ -27,6 +27,11 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
 
     public enum AggregateFunction { COUNT, SUM, MIN, MAX, AVG }
 
+    /** The state store of the step's accumulators, one per group. */
+    public String stateStore() {
+        return id + "-state";
+    }
+
     @Override
     public List<String> inputs() {
         return List.of(input);

@@ -17,7 +17,9 @@ import io.kafkamv.connectors.schema.RowSchema;
  *
  * @param view        the name of the view, or of the sink
  * @param outputTopic where the view's changes go: its changelog, read by downstream views and sinks
- * @param store       the state store that holds the rows for queries; null for a sink
+ * @param store       the state store that holds the rows for queries; null for a sink. From version 5 on, a view whose
+ *                    last step is an aggregate has none of its own: its store is the aggregate's state
+ *                    ({@link #rowsFromAggregate})
  * @param produces    what each step produces (see {@link StepOutput}); null in plans stored before plans recorded it
  * @param sink        for a sink, how its changes are written out instead; absent for a view
  * @param index       for an index, how it keeps the rows instead; absent for a view
@@ -31,24 +33,31 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
      * 1: every step's rows are a table. 2: rows that are only ever inserted flow as streams: aggregations
      * and views over them keep no table of their input. 3: aggregations over such rows fold them into
      * partial aggregates before the exchange. 4: the plan records what each step produces ({@code produces}),
-     * which the builders follow; the topologies are those of version 3. A stored plan keeps its version, so a
-     * running view keeps the topology it was created with, and an instance that does not know a plan's
-     * version leaves its job to one that does.
+     * which the builders follow; the topologies are those of version 3. 5: a view whose last step is an
+     * aggregate reads its rows from the aggregate's state ({@link #rowsFromAggregate}). A stored plan keeps its
+     * version, so a running view keeps the topology it was created with, and an instance that does not know a
+     * plan's version leaves its job to one that does.
      */
-    public static final int CURRENT_VERSION = 4;
+    public static final int CURRENT_VERSION = 5;
 
     /** From this version on, rows that are only ever inserted flow as streams where they can (see {@link StepOutput}). */
     public static final int INSERT_STREAMS_VERSION = 2;
     /**
      * From this version on, rows that are only ever inserted cross exchanges without a table of them:
      * aggregations send partial aggregates, joins and top-N the rows as they come. The last behaviour a
-     * plan-wide version turns on: new behaviour gets a new step type id (see {@link PlanStep}).
+     * plan-wide version turns on for steps: a step's new behaviour gets a new step type id (see {@link PlanStep}).
      */
     public static final int INSERT_EXCHANGES_VERSION = 3;
+    /** From this version on, a view whose last step is an aggregate keeps no store of its rows ({@link #rowsFromAggregate}). */
+    public static final int ROWS_FROM_AGGREGATE_VERSION = 5;
 
-    /** A new plan: what each step produces is recorded in it. */
+    /**
+     * A new plan: what each step produces is recorded in it. Its rows are kept in {@code store}, unless its last step
+     * is an aggregate, whose state is then the view's store ({@link #rowsFromAggregate}).
+     */
     public static PhysicalPlan of(String view, String outputTopic, String store, List<PlanStep> steps) {
-        return new PhysicalPlan(CURRENT_VERSION, view, outputTopic, store, steps, StepOutput.of(CURRENT_VERSION, steps),
+        String kept = steps.get(steps.size() - 1) instanceof AggregateStep aggregate ? aggregate.stateStore() : store;
+        return new PhysicalPlan(CURRENT_VERSION, view, outputTopic, kept, steps, StepOutput.of(CURRENT_VERSION, steps),
             null, null);
     }
 
@@ -85,6 +94,16 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
         }
         return new PhysicalPlan(version, view, outputTopic, store == null ? null : ids.apply(store),
             steps.stream().map(step -> step.renamed(ids)).toList(), outputs, sink, index);
+    }
+
+    /**
+     * Whether the view's rows are its last step's, an aggregate's, read from its state: the view keeps no store or
+     * changelog of its own, which would hold every group a second time, and its topic gets each group's change from the
+     * aggregate. A read makes each group's row from its accumulator as the aggregate's results do; a group whose rows
+     * were all retracted stays in the state with none.
+     */
+    public boolean rowsFromAggregate() {
+        return version >= ROWS_FROM_AGGREGATE_VERSION && sink == null && index == null && root() instanceof AggregateStep;
     }
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */

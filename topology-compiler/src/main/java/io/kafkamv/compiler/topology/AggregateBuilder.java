@@ -94,7 +94,7 @@ final class AggregateBuilder {
 
     /** The store of an aggregation's accumulators, one per group. */
     private static Materialized<Object[], Accumulator, KeyValueStore<Bytes, byte[]>> state(AggregateStep step) {
-        return Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.id() + "-state")
+        return Materialized.<Object[], Accumulator, KeyValueStore<Bytes, byte[]>>as(step.stateStore())
             .withKeySerde(new RowSerde(step.key())).withValueSerde(new AccumulatorSerde(step.aggregates().size()));
     }
 

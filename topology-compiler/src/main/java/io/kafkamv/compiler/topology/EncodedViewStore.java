@@ -18,8 +18,8 @@ import org.apache.kafka.streams.state.internals.StateStoreProvider;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
- * A partition of a view's store as the bytes Kafka Streams keeps in it: each key and row in {@link RowCodec}'s form,
- * read without the store's deserializing layer. A scan of a million rows through that layer spent a quarter of its
+ * A partition of a view's store as the bytes Kafka Streams keeps in it, read without the store's deserializing layer:
+ * each key in {@link RowCodec}'s form, and the row, or what it is made from ({@link ViewRowReader}). A scan of a million rows through that layer spent a quarter of its
  * time decoding keys no query used and wrapping each row in a {@code ValueAndTimestamp} (issue 21, batch scans).
  *
  * <p>It reaches under the metered store Kafka Streams wraps every store in ({@link MeteredKeyValueStore#wrapped()}

@@ -25,15 +25,19 @@ final class PlanOutputs {
     private PlanOutputs() {
     }
 
-    /** A view keeps its rows in a store for queries and writes its changes to its changelog topic. */
+    /**
+     * A view keeps its rows in a store for queries and writes its changes to its changelog topic. A view of an
+     * aggregate's rows keeps them in the aggregate's state already ({@link PhysicalPlan#rowsFromAggregate}).
+     */
     static void keepAsView(BuildContext context, KTable<Object[], Object[]> rows) {
         PhysicalPlan plan = context.plan();
         PlanStep root = plan.root();
         RowSerde keySerde = new RowSerde(root.key());
         RowSerde valueSerde = new RowSerde(root.schema().columns());
-        KTable<Object[], Object[]> view = rows.mapValues(row -> row, Named.as(context.name("view-rows")),
-            Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
-                .withKeySerde(keySerde).withValueSerde(valueSerde));
+        KTable<Object[], Object[]> view = plan.rowsFromAggregate() ? rows
+            : rows.mapValues(row -> row, Named.as(context.name("view-rows")),
+                Materialized.<Object[], Object[], KeyValueStore<Bytes, byte[]>>as(plan.store())
+                    .withKeySerde(keySerde).withValueSerde(valueSerde));
         view.toStream(Named.as(context.name("view-changes")))
             .to(plan.outputTopic(), Produced.with(keySerde, valueSerde).withName(context.name("view-output")));
     }

@@ -129,11 +129,17 @@ public final class ViewHarness implements AutoCloseable {
 
     /**
      * The view's rows once its partial aggregates have been sent on (time passes as long as that
-     * takes), in no particular order, each as a list.
+     * takes), in no particular order, each as a list. They are checked to be what a query reads from the view's
+     * store ({@link #storedRows}) too, with or without record caches (the driver flushes them after each record).
      */
     public List<List<Object>> rows() {
         driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
-        return rowsSoFar();
+        List<List<Object>> rows = rowsSoFar();
+        // Compared value by value: a bytea column's arrays are equal by content only.
+        org.assertj.core.api.Assertions.assertThat(storedRows()).as("the rows queries read from the view's store")
+            .usingElementComparator((a, b) -> Arrays.deepEquals(a.toArray(), b.toArray()) ? 0 : 1)
+            .containsExactlyInAnyOrderElementsOf(rows);
+        return rows;
     }
 
     /** The values the view could not compute so far, each as "column: error". */
@@ -189,15 +195,21 @@ public final class ViewHarness implements AutoCloseable {
         return heldBack;
     }
 
-    /** The rows in the view's store, where queries read them, in no particular order (see {@link #rows()}). */
+    /**
+     * The rows in the view's store, read as queries read them ({@link EncodedViewStore}), in no particular order (see
+     * {@link #rows()}).
+     */
     public List<List<Object>> storedRows() {
         driver.advanceWallClockTime(PartialAggregator.MAX_HOLD);
         List<List<Object>> rows = new ArrayList<>();
-        org.apache.kafka.streams.state.KeyValueStore<Object[], Object> store = driver.getKeyValueStore(view.plan().store());
+        EncodedViewStore.Partition store = encodedStore();
         try (var all = store.all()) {
-            all.forEachRemaining(entry -> rows.add(Arrays.asList(entry.value instanceof
-                org.apache.kafka.streams.state.ValueAndTimestamp<?> timestamped ? (Object[]) timestamped.value()
-                : (Object[]) entry.value)));
+            all.forEachRemaining(entry -> {
+                Object[] row = store.row(entry, null);
+                if (row != null) {
+                    rows.add(Arrays.asList(row));
+                }
+            });
         }
         return rows;
     }
