@@ -16,10 +16,10 @@ final class GoalLimits {
         + "filter and writes each row it keeps to the view's store, its changelog and the view's topic, in transactions.";
 
     static final String GROUP_PER_ROW = "Each row is a group of its own, so no cache folds anything: kafka-mv writes "
-        + "each group to the aggregate's store and changelog as the hand-written app does, and also to the view's store, "
-        + "its changelog and the view's topic, two more records per row for a broker on the same two cores. A profile "
-        + "of the stream threads had no single hot spot: record caches 44%, producer sends 18%. Closing the gap takes "
-        + "a view whose rows are read from its aggregate's store.";
+        + "each group to the aggregate's store and changelog as the hand-written app does, and also to the view's topic, "
+        + "one more record per row for a broker on the same two cores, in transactions every 50 ms; and SQL's sum of a "
+        + "bigint is a numeric. The view reads its rows from the aggregate's store (plan version 5): before, it kept "
+        + "them in a store and changelog of its own too (0.65x embedded, 0.73x external in a quick run).";
 
     static final String JOIN = "Keeps both sides, so that a change of a dims row updates the rows it joined; the "
         + "hand-written app's GlobalKTable lookup does not.";
