@@ -13,7 +13,7 @@ public record BenchMode(String name, List<Long> backfillRows, List<Long> backgro
 
     public static final BenchMode FULL = new BenchMode("full", List.of(1_000_000L, 10_000_000L),
         List.of(10_000L, 1_000_000L, 10_000_000L), 1_000, Duration.ofSeconds(60), 100_000, List.of(10, 50, 100),
-        List.of(100));
+        List.of(100, 500));
 
     public boolean quick() {
         return this == QUICK;

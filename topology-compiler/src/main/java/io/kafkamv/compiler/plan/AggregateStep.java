@@ -23,6 +23,14 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
      */
     public record AggregateCall(AggregateFunction function, int argument, boolean distinct,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer filter) {
+
+        /**
+         * Whether its group keeps each of its values, with how often each came: MIN, MAX and DISTINCT do, to find the
+         * next one when a row is retracted; a count, sum or average keeps totals.
+         */
+        public boolean keepsValues() {
+            return distinct || function == AggregateFunction.MIN || function == AggregateFunction.MAX;
+        }
     }
 
     public enum AggregateFunction { COUNT, SUM, MIN, MAX, AVG }
@@ -30,6 +38,11 @@ public record AggregateStep(String id, String input, List<Integer> groupBy, List
     /** The state store of the step's accumulators, one per group. */
     public String stateStore() {
         return id + "-state";
+    }
+
+    /** Whether its groups keep totals only ({@link AggregateCall#keepsValues}): small, whatever the group's rows. */
+    public boolean keepsTotalsOnly() {
+        return aggregates.stream().noneMatch(AggregateCall::keepsValues);
     }
 
     @Override

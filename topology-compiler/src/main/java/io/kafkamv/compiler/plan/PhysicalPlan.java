@@ -53,10 +53,11 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
 
     /**
      * A new plan: what each step produces is recorded in it. Its rows are kept in {@code store}, unless its last step
-     * is an aggregate, whose state is then the view's store ({@link #rowsFromAggregate}).
+     * is an aggregate that keeps totals only, whose state is then the view's store ({@link #rowsFromAggregate}).
      */
     public static PhysicalPlan of(String view, String outputTopic, String store, List<PlanStep> steps) {
-        String kept = steps.get(steps.size() - 1) instanceof AggregateStep aggregate ? aggregate.stateStore() : store;
+        String kept = steps.get(steps.size() - 1) instanceof AggregateStep aggregate && aggregate.keepsTotalsOnly()
+            ? aggregate.stateStore() : store;
         return new PhysicalPlan(CURRENT_VERSION, view, outputTopic, kept, steps, StepOutput.of(CURRENT_VERSION, steps),
             null, null);
     }
@@ -97,13 +98,16 @@ public record PhysicalPlan(int version, String view, String outputTopic, String 
     }
 
     /**
-     * Whether the view's rows are its last step's, an aggregate's, read from its state: the view keeps no store or
-     * changelog of its own, which would hold every group a second time, and its topic gets each group's change from the
-     * aggregate. A read makes each group's row from its accumulator as the aggregate's results do; a group whose rows
-     * were all retracted stays in the state with none.
+     * Whether the view's rows are its last step's, an aggregate's, read from its state (its store is the aggregate's):
+     * the view keeps no store or changelog of its own, which would hold every group a second time, and its topic gets
+     * each group's change from the aggregate. A read makes each group's row from its accumulator as the aggregate's
+     * results do; a group whose rows were all retracted stays in the state with none. New plans do so when the
+     * aggregate keeps totals only: a MIN, MAX or DISTINCT keeps each of its group's values, which a read would decode
+     * every time.
      */
     public boolean rowsFromAggregate() {
-        return version >= ROWS_FROM_AGGREGATE_VERSION && sink == null && index == null && root() instanceof AggregateStep;
+        return version >= ROWS_FROM_AGGREGATE_VERSION && sink == null && index == null
+            && root() instanceof AggregateStep aggregate && aggregate.stateStore().equals(store);
     }
 
     /** Whether the rows only ever grow: every input is append-only and no step updates or retracts rows. */

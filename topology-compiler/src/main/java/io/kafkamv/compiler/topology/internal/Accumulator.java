@@ -89,10 +89,6 @@ public final class Accumulator {
         return count + added == 0 ? null : count + added;
     }
 
-    static boolean keepsValues(AggregateCall call) {
-        return call.distinct() || call.function() == AggregateFunction.MIN || call.function() == AggregateFunction.MAX;
-    }
-
     private void add(AggregateCall[] calls, Object[] row, int sign) {
         rows += sign;
         for (int i = 0; i < calls.length; i++) {
@@ -112,7 +108,7 @@ public final class Accumulator {
                 continue;
             }
             nonNull[i] += sign;
-            if (keepsValues(call)) {
+            if (call.keepsValues()) {
                 if (values[i] == null) {
                     values[i] = new TreeMap<>();
                 }
