@@ -37,8 +37,8 @@ final class GoalLimits {
         + "once they are created.";
 
     static final String MANY_VIEWS_COUNT = "RocksDB holds 8 descriptors per store before its first table file, and "
-        + "each view keeps two stores per partition (its copy of the table it reads and its aggregate's state): 500 "
-        + "shared views held 17,963 open files of this machine's limit of 20,000 (session 35).";
+        + "each view keeps a store per partition (its aggregate's state): 500 shared views held 17,963 open files of "
+        + "this machine's limit of 20,000 (session 35).";
 
     static final String NOT_MEASURED = "Measured by the full run only.";
 
