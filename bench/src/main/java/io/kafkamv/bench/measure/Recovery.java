@@ -14,10 +14,13 @@ import java.time.Duration;
 public final class Recovery {
 
     /**
-     * @param killedAt  the last progress seen before the kill
-     * @param resumedAt the first progress seen after the restart
+     * @param killedAt    the last progress seen before the kill
+     * @param resumedAt   the first progress seen after the restart
+     * @param startedOver whether the job became a new generation meanwhile: its state could not be resumed, so it read
+     *                    its sources again from the start, while the progress it shows never goes back
      */
-    public record Result(long rows, double killedAt, double resumedAt, double totalSeconds, double restartSeconds) {
+    public record Result(long rows, double killedAt, double resumedAt, boolean startedOver, double totalSeconds,
+                         double restartSeconds) {
 
         /**
          * Source records between the last progress seen before the kill and where the restarted job's progress began:
@@ -27,7 +30,7 @@ public final class Recovery {
          * exactly once) is not in it: it is never committed, so it shows in no progress.
          */
         public long recordsBehindLastProgress() {
-            return Math.max(0, Math.round((killedAt - resumedAt) * rows));
+            return Math.max(0, Math.round((killedAt - (startedOver ? 0 : resumedAt)) * rows));
         }
     }
 
@@ -46,10 +49,14 @@ public final class Recovery {
         long job = service.jobOf(view).orElseThrow();
         long deadline = start + TIMEOUT.toNanos();
         double killedAt = 0;
+        int generation = 0;
         while (killedAt < 0.5) {
             check(deadline, view);
             JsonNode state = service.get("/v1/jobs/" + job);
-            killedAt = state == null ? killedAt : state.path("progress").asDouble();
+            if (state != null) {
+                killedAt = state.path("progress").asDouble();
+                generation = state.path("generation").asInt();
+            }
             Thread.sleep(50);
         }
         service.kill();
@@ -66,8 +73,10 @@ public final class Recovery {
             Thread.sleep(20);
         }
         double total = (System.nanoTime() - start) / 1e9;
+        JsonNode finished = service.get("/v1/jobs/" + job);
+        boolean startedOver = finished == null || finished.path("generation").asInt() != generation;
         ViewCreation.drop(service, view);
-        return new Result(rows, killedAt, Math.max(0, resumedAt), total, restartSeconds);
+        return new Result(rows, killedAt, Math.max(0, resumedAt), startedOver, total, restartSeconds);
     }
 
     private static void check(long deadline, String view) {

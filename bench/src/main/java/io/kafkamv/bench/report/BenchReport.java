@@ -112,13 +112,15 @@ public final class BenchReport {
         long perCommit = Math.round(recovery.rows() / results.uninterruptedSeconds() * COMMIT_INTERVAL_SECONDS);
         md.append(String.format(Locale.ROOT, "%n## Recovery%n%nWith the external broker, the %s background backfill of "
                 + "%,d rows, service killed with SIGKILL "
-                + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job resumed at %.2f%%, "
+                + "at %.2f%% and started again on the same data dir (%.1f s to ready): the job %s at %.2f%%, "
                 + "%,d source records behind the last progress seen before the kill (one 50 ms commit interval is "
                 + "about %,d here; records processed since the last commit are discarded by the kill and not in this "
                 + "count, so it shows that the restart resumed, not what the kill cost); it finished "
                 + "%.1f s after CREATE, against %.1f s for the foreground CREATE of the same view uninterrupted (by a "
                 + "warm service: the restarted one is cold, so part of the difference is its JIT).%n",
             BackfillQuery.GROUP_BY_1K.title(), recovery.rows(), recovery.killedAt() * 100, recovery.restartSeconds(),
+            recovery.startedOver() ? "started over as its next generation (its state could not be resumed), its "
+                + "progress shown" : "resumed",
             recovery.resumedAt() * 100, recovery.recordsBehindLastProgress(), perCommit, recovery.totalSeconds(),
             results.uninterruptedSeconds()));
 

@@ -61,11 +61,17 @@ class BenchReportTest {
     @Test
     void aJobThatStartedOverAfterItsKillFailsTheRecoveryGoal() {
         BenchResults resumed = results(List.of(backfill(BackfillQuery.GROUP_BY_1K, 10.0, 30.0)));
-        BenchResults startedOver = withRecovery(resumed, new Recovery.Result(10_000_000, 0.5, 0.0, 30.0, 4.0));
+        BenchResults startedOver = withRecovery(resumed, new Recovery.Result(10_000_000, 0.5, 0.0, false, 30.0, 4.0));
 
         // 10M rows in 10 s uninterrupted: one 50 ms commit interval is 50,000 records.
         assertThat(goal(BenchReport.markdown(resumed), "a killed job resumes")).contains("| 0 vs 50,000 | yes |");
         assertThat(goal(BenchReport.markdown(startedOver), "a killed job resumes")).contains("| 5,000,000 vs 50,000 | **no** |");
+
+        // A new generation shows the progress it had: only its generation tells that it read its sources again.
+        BenchResults newGeneration = withRecovery(resumed, new Recovery.Result(10_000_000, 0.5, 0.5, true, 30.0, 4.0));
+        String report = BenchReport.markdown(newGeneration);
+        assertThat(goal(report, "a killed job resumes")).contains("| 5,000,000 vs 50,000 | **no** |");
+        assertThat(report).contains("the job started over as its next generation");
     }
 
     /** The line of the goals table that begins with {@code start}. */
@@ -87,7 +93,7 @@ class BenchReportTest {
                 List.of(5.0), 0)),
             new BatchQueries.Result(1_000_000, List.of(new BatchQueries.Scan("count", "SELECT count(*) FROM v", 150, 3e6)),
                 1_000_000, 1.0, 0.5),
-            new Recovery.Result(10_000_000, 0.5, 0.5, 20.0, 4.0), 10.0, List.of(), List.of(), 1.0);
+            new Recovery.Result(10_000_000, 0.5, 0.5, false, 20.0, 4.0), 10.0, List.of(), List.of(), 1.0);
     }
 
     private static BenchResults withScale(BenchResults results, List<Scale.Result> scale) {

@@ -185,6 +185,9 @@ final class JobsApi {
         json.put("status", job.status().name());
         json.put("background", job.background());
         json.put("progress", job.shownProgress());
+        // A job that started over (its state could not be resumed) is a new generation, its progress shown as before.
+        json.put("generation", job.generation());
+        json.put("rebuilding", job.rebuilding());
         json.put("percent", String.format(java.util.Locale.ROOT, "%.2f%%", job.shownProgress() * 100));
         json.put("recordsBackfilled", job.recordsDone());
         json.put("recordsRemaining", job.recordsRemaining());

@@ -3,6 +3,10 @@ package io.kafkamv.it.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kafkamv.embedded.EmbeddedKafkaCluster;
 import io.kafkamv.it.support.KafkaAdmin;
 import io.kafkamv.it.support.Psql;
@@ -78,6 +84,13 @@ class ExpiredOffsetsIT {
                     .contains(first + "-g1").doesNotContain(first));
                 assertThat(KafkaAdmin.topics(kafka.bootstrapServers())).as("the first generation's topics")
                     .noneMatch(topic -> topic.startsWith(first + "-") && !topic.startsWith(first + "-g1-"));
+                // The job says so: its progress, which never goes back, does not.
+                String id = psql.value("SELECT id FROM kafka_mv.jobs WHERE name = 'm'");
+                JsonNode job = new ObjectMapper().readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + again.httpPort() + "/v1/jobs/" + id)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(job.path("generation").asInt()).as(job.toString()).isEqualTo(1);
+                assertThat(job.path("rebuilding").asBoolean()).as(job.toString()).isFalse();
             }
         }
     }
