@@ -117,6 +117,10 @@ final class ViewRuntime implements LocalView, AutoCloseable {
         // first (its repartition topics appear in the metadata), which waited up to 3 s for the other thread.
         properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 4 * 1024 * 1024);
+        // A new job restores its stores from changelogs that are empty, or nearly: each round of restores waited for
+        // the broker's answer to a fetch that found nothing, up to the default 500 ms, and a new job with an exchange
+        // has two rounds (one per rebalance). A fetch that finds data answers at once either way.
+        properties.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
         // One produce request in flight per broker, not five. With more, a producer whose partitions have data ready
         // but none it may send yet (at each commit's flush) polls with a zero timeout until the broker answers: it
         // spins. With 20 views being created at once on the embedded broker the spinning producers took 44% of the
