@@ -84,11 +84,12 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
         }
     }
 
-    private final PhysicalPlan plan;
+    /** Made once for the view, not for each partition a read opens. */
+    private final ViewRowReader rows;
 
     /** The store of {@code plan}'s rows. */
     public EncodedViewStore(PhysicalPlan plan) {
-        this.plan = plan;
+        this.rows = ViewRowReader.of(plan);
     }
 
     /** Every key-value store: one this type cannot read ({@link #of}) is an error of its own, not a store not here. */
@@ -105,7 +106,7 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
             throw new InvalidStateStoreException("store " + storeName + " was asked for " + stores.size()
                 + " partitions at once; ask for one with StoreQueryParameters.withPartition");
         }
-        return of((StateStore) stores.get(0), plan);
+        return of((StateStore) stores.get(0), rows);
     }
 
     /**
@@ -114,12 +115,15 @@ public final class EncodedViewStore implements QueryableStoreType<EncodedViewSto
      * @throws UnsupportedOperationException for a store that keeps headers with its rows ({@code dsl.store.format})
      */
     public static Partition of(StateStore store, PhysicalPlan plan) {
+        return of(store, ViewRowReader.of(plan));
+    }
+
+    private static Partition of(StateStore store, ViewRowReader rows) {
         if (WrappedStateStore.isHeadersAware(store)) {
             throw new UnsupportedOperationException("the view's store " + store.name() + " keeps record headers "
                 + "(dsl.store.format=headers), which kafka-mv's queries do not read; leave dsl.store.format unset");
         }
         KeyValueStore<Bytes, byte[]> bytes = ((MeteredKeyValueStore<?, ?>) store).wrapped();
-        return new Partition(bytes, store instanceof TimestampedKeyValueStore<?, ?> ? Long.BYTES : 0,
-            ViewRowReader.of(plan));
+        return new Partition(bytes, store instanceof TimestampedKeyValueStore<?, ?> ? Long.BYTES : 0, rows);
     }
 }
