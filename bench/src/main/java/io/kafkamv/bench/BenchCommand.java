@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
         + "with kafka-mv's embedded broker and with an external one, and writes the report.")
 public final class BenchCommand implements Callable<Integer> {
 
-    @Option(names = "--full", description = "The full mode (10M rows, up to 100 views); the default is the quick mode.")
+    @Option(names = "--full", description = "The full mode (10M rows, 100 views alone and 500 "
+        + "shared, about an hour and a quarter); the default is the quick mode.")
     boolean full;
 
     @Option(names = "--service-jar", defaultValue = "ddl-service/target/kafka-mv.jar", description = "kafka-mv to measure.")

@@ -3,7 +3,7 @@ package io.kafkamv.bench;
 import java.time.Duration;
 import java.util.List;
 
-/** How much each measurement does: quick fits in five minutes on two cores, full takes its time. */
+/** How much each measurement does: quick takes about ten minutes on two cores, full about an hour and a quarter. */
 public record BenchMode(String name, List<Long> backfillRows, List<Long> backgroundDdlRows, int latencyRate,
                         Duration latencyDuration, long scaleRows, List<Integer> scaleViews,
                         List<Integer> sharedScaleViews) {
